@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build mpath_shim.ko against the VM kernel's headers
+# make demo       set up, build, boot a VM, show one LUN over 4 paths
+# make check      set up, build (W=1, sparse), run every test, print a summary
+# make clean
+
+# The kernel the VM boots: Debian's newest installed linux-image-*-amd64 that
+# has headers.  Never the host's running kernel.
+KVER ?= $(shell scripts/kver)
+KDIR ?= /lib/modules/$(KVER)/build
+
+.PHONY: all modules setup demo check clean
+
+all: modules
+
+modules:
+	@test -n "$(KVER)" || { echo "no linux-image/linux-headers pair installed: run scripts/setup" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+setup:
+	scripts/setup
+
+demo: setup
+	$(MAKE) modules
+	scripts/vm -- scripts/demo-guest
+
+check: setup
+	scripts/check
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf out

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpath_shim - native multipathing for SCSI LUNs
+ *
+ * Objects
+ * -------
+ * The kernel already knows every path to a LUN: each one is a scsi_device
+ * (H:C:T:L) whose VPD page 0x83 carries the LU designator.  mpath_shim groups
+ * them without any map table:
+ *
+ *   mpath_hba   one per Scsi_Host that carries a lunpath
+ *   mpath_lun   one per LU designator ("wwid"), named mpathN
+ *   mpath_path  one per scsi_device of a LUN ("lunpath")
+ *
+ * Discovery (discovery.c) registers a SCSI class interface: its add_dev and
+ * remove_dev callbacks see every scsi_device that is added or removed,
+ * including the ones present when the module loads and, on unload, all of
+ * them again.  A disk with a designator becomes a lunpath; everything else
+ * is left alone and the reason is logged once per device.
+ *
+ * Lifetimes
+ * ---------
+ * Every object is a kobject under /sys/kernel/mpath_shim and is freed by its
+ * kobject release.  A lunpath holds a reference on its LUN and its HBA and on
+ * the device of its scsi_device (not scsi_device_get(), which would pin the
+ * low-level driver's module and keep it from unloading).  A LUN and an HBA
+ * count their lunpaths in nr_paths; when the last one leaves, the object is
+ * unlinked, removed from sysfs and put.  kobject_del() waits for sysfs
+ * readers (kernfs active references), so no attribute runs on a departing
+ * object.
+ *
+ * Locking
+ * -------
+ * mpath_shim.lock (a mutex) serialises topology: the LUN and HBA lists, the
+ * lunpaths of each LUN and the nr_paths counts.  It is taken in the class
+ * interface callbacks, which the driver core calls with the SCSI class mutex
+ * held, so mpath_shim.lock nests inside it and must never be held while
+ * calling into the driver core in a way that takes the class mutex.
+ * Functions that need it say so with lockdep_assert_held().
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+struct mpath_shim mpath_shim = {
+	.lock	= __MUTEX_INITIALIZER(mpath_shim.lock),
+	.luns	= LIST_HEAD_INIT(mpath_shim.luns),
+	.hbas	= LIST_HEAD_INIT(mpath_shim.hbas),
+};
+
+static const char * const mpath_path_state_names[] = {
+	[MPATH_PATH_ACTIVE]	= "active",
+	[MPATH_PATH_STANDBY]	= "standby",
+	[MPATH_PATH_FAILED]	= "failed",
+	[MPATH_PATH_DISABLED]	= "disabled",
+	[MPATH_PATH_REMOVING]	= "removing",
+};
+
+const char *mpath_path_state_name(enum mpath_path_state state)
+{
+	if ((unsigned int)state >= ARRAY_SIZE(mpath_path_state_names))
+		return "unknown";
+	return mpath_path_state_names[state];
+}
+
+static int __init mpath_shim_init(void)
+{
+	int ret;
+
+	ret = mpath_sysfs_init();
+	if (ret)
+		goto out;
+	ret = mpath_discovery_init();
+	if (ret)
+		goto out_sysfs;
+	pr_info("loaded\n");
+	return 0;
+
+out_sysfs:
+	mpath_sysfs_exit();
+out:
+	return ret;
+}
+
+static void __exit mpath_shim_exit(void)
+{
+	mpath_discovery_exit();
+	mpath_lun_exit();
+	mpath_sysfs_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(mpath_shim_init);
+module_exit(mpath_shim_exit);
+
+MODULE_DESCRIPTION("Native multipathing for SCSI LUNs");
+MODULE_AUTHOR("The mpath_shim developers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discovery: a SCSI class interface sees every scsi_device as it is added
+ * and removed (and all present ones when it is registered or unregistered).
+ * A disk with a VPD page 0x83 LU designator becomes a lunpath.
+ */
+
+#include <linux/device.h>
+#include <scsi/scsi.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_driver.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+static struct scsi_device *mpath_class_dev_to_sdev(struct device *dev)
+{
+	/* The class device (sdev_dev) is a child of the bus device. */
+	return to_scsi_device(dev->parent);
+}
+
+/* Returns NULL when @sdev can be multipathed, else why it cannot. */
+static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
+{
+	int len;
+
+	if (sdev->type != TYPE_DISK)
+		return "not a disk";
+	len = scsi_vpd_lun_id(sdev, wwid, MPATH_WWID_LEN);
+	if (len < 0)
+		return "no VPD page 0x83 LU designator";
+	if (len >= MPATH_WWID_LEN)
+		return "LU designator too long";
+	return NULL;
+}
+
+static int mpath_add_dev(struct device *dev, struct class_interface *intf)
+{
+	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
+	const char *reason;
+	char *wwid;
+	int ret;
+
+	wwid = kzalloc(MPATH_WWID_LEN, GFP_KERNEL);
+	if (!wwid)
+		return -ENOMEM;
+	reason = mpath_designator(sdev, wwid);
+	if (reason) {
+		sdev_printk(KERN_INFO, sdev, "mpath_shim: not multipathed: %s\n",
+			    reason);
+		ret = 0;
+		goto out;
+	}
+	ret = mpath_path_add(sdev, wwid);
+	if (ret)
+		sdev_printk(KERN_WARNING, sdev,
+			    "mpath_shim: cannot add lunpath: %d\n", ret);
+out:
+	kfree(wwid);
+	/* A device we cannot use must not fail the SCSI scan. */
+	return 0;
+}
+
+static void mpath_remove_dev(struct device *dev, struct class_interface *intf)
+{
+	mpath_path_remove(mpath_class_dev_to_sdev(dev));
+}
+
+static struct class_interface mpath_interface = {
+	.add_dev	= mpath_add_dev,
+	.remove_dev	= mpath_remove_dev,
+};
+
+int mpath_discovery_init(void)
+{
+	return scsi_register_interface(&mpath_interface);
+}
+
+void mpath_discovery_exit(void)
+{
+	scsi_unregister_interface(&mpath_interface);
+}

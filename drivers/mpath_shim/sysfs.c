@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs: /sys/kernel/mpath_shim/{luns,hbas}, documented in
+ * Documentation/ABI/testing/sysfs-mpath_shim.
+ */
+
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+/* LUN */
+
+static struct mpath_lun *to_lun(struct kobject *kobj)
+{
+	return container_of(kobj, struct mpath_lun, kobj);
+}
+
+static ssize_t wwid_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_lun(kobj)->wwid);
+}
+static struct kobj_attribute lun_wwid_attr = __ATTR_RO(wwid);
+
+static struct attribute *mpath_lun_attrs[] = {
+	&lun_wwid_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mpath_lun);
+
+static void mpath_lun_release(struct kobject *kobj)
+{
+	kfree(to_lun(kobj));
+}
+
+const struct kobj_type mpath_lun_ktype = {
+	.release	= mpath_lun_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= mpath_lun_groups,
+};
+
+/* lunpath */
+
+static struct mpath_path *to_path(struct kobject *kobj)
+{
+	return container_of(kobj, struct mpath_path, kobj);
+}
+
+static ssize_t hctl_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_path(kobj)->hctl);
+}
+static struct kobj_attribute path_hctl_attr = __ATTR_RO(hctl);
+
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  mpath_path_state_name(READ_ONCE(to_path(kobj)->state)));
+}
+static struct kobj_attribute path_state_attr = __ATTR_RO(state);
+
+static struct attribute *mpath_path_attrs[] = {
+	&path_hctl_attr.attr,
+	&path_state_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mpath_path);
+
+static void mpath_path_release(struct kobject *kobj)
+{
+	struct mpath_path *path = to_path(kobj);
+
+	if (path->lun)
+		kobject_put(&path->lun->kobj);
+	if (path->hba)
+		kobject_put(&path->hba->kobj);
+	put_device(&path->sdev->sdev_gendev);
+	kfree(path);
+}
+
+const struct kobj_type mpath_path_ktype = {
+	.release	= mpath_path_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= mpath_path_groups,
+};
+
+/* HBA */
+
+static struct mpath_hba *to_hba(struct kobject *kobj)
+{
+	return container_of(kobj, struct mpath_hba, kobj);
+}
+
+static ssize_t host_no_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_hba(kobj)->host_no);
+}
+static struct kobj_attribute hba_host_no_attr = __ATTR_RO(host_no);
+
+static ssize_t driver_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_hba(kobj)->proc_name);
+}
+static struct kobj_attribute hba_driver_attr = __ATTR_RO(driver);
+
+static struct attribute *mpath_hba_attrs[] = {
+	&hba_host_no_attr.attr,
+	&hba_driver_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mpath_hba);
+
+static void mpath_hba_release(struct kobject *kobj)
+{
+	struct mpath_hba *hba = to_hba(kobj);
+
+	put_device(&hba->shost->shost_gendev);
+	kfree(hba);
+}
+
+const struct kobj_type mpath_hba_ktype = {
+	.release	= mpath_hba_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= mpath_hba_groups,
+};
+
+/* /sys/kernel/mpath_shim */
+
+int mpath_sysfs_init(void)
+{
+	int ret = -ENOMEM;
+
+	mpath_shim.root = kobject_create_and_add("mpath_shim", kernel_kobj);
+	if (!mpath_shim.root)
+		goto out;
+	mpath_shim.luns_kset = kset_create_and_add("luns", NULL,
+						   mpath_shim.root);
+	if (!mpath_shim.luns_kset)
+		goto out_root;
+	mpath_shim.hbas_kset = kset_create_and_add("hbas", NULL,
+						   mpath_shim.root);
+	if (!mpath_shim.hbas_kset)
+		goto out_luns;
+	return 0;
+
+out_luns:
+	kset_unregister(mpath_shim.luns_kset);
+out_root:
+	kobject_put(mpath_shim.root);
+out:
+	return ret;
+}
+
+void mpath_sysfs_exit(void)
+{
+	kset_unregister(mpath_shim.hbas_kset);
+	kset_unregister(mpath_shim.luns_kset);
+	kobject_put(mpath_shim.root);
+}
