@@ -55,3 +55,67 @@ tree() {
 		done
 	done
 }
+
+# all_active: every lunpath of every LUN is active and every LUN has its disk
+all_active() {
+	local l p
+	for l in $(luns); do
+		[ -b "/dev/$l" ] || return 1
+		for p in $(lun_paths "$l"); do
+			[ "$(cat "$SYS/luns/$l/paths/$p/state" 2>/dev/null)" = active ] ||
+				return 1
+		done
+	done
+}
+wait_active() { wait_for "${1:-20}" all_active || fail "lunpaths not all active: $(tree | tr '\n' ';')"; settle; }
+
+# path_state LUN HCTL
+path_state() { cat "$SYS/luns/$1/paths/$2/state"; }
+
+# sd_ios SDX: reads + writes completed on a disk
+sd_ios() { awk '{print $1 + $5}' "/sys/block/$1/stat"; }
+
+# lun_disks LUN: the sd disks of its lunpaths
+lun_disks() {
+	local p
+	for p in $(lun_paths "$1"); do
+		sd_of "$p"
+	done
+}
+
+# fio_verify NAME FILE [fio options...]: a write + crc32c verify job; fails
+# the test on any error.  Output in /tmp/fio-NAME.json.
+fio_verify() {
+	local name=$1 file=$2
+	shift 2
+	fio --name="$name" --filename="$file" --ioengine=libaio --direct=1 \
+	    --rw=randwrite --bs=4k --iodepth=16 --size=16M \
+	    --verify=crc32c --verify_fatal=1 --do_verify=1 \
+	    --output-format=json --output="/tmp/fio-$name.json" "$@" ||
+		fail "fio $name failed: $(grep -o '"error" : [0-9]*' "/tmp/fio-$name.json" | sort | uniq -c | tr '\n' ' ')"
+	fio_errors "$name" || fail "fio $name reported errors"
+}
+
+# fio_errors NAME: true when the job's JSON reports no error
+fio_errors() {
+	python3 - "/tmp/fio-$1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(1 if any(j["error"] for j in d["jobs"]) else 0)
+PY
+}
+
+# fio_ios NAME rw: number of I/Os fio completed ("read" or "write")
+fio_ios() {
+	python3 - "/tmp/fio-$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(j[sys.argv[2]]["total_ios"] for j in d["jobs"]))
+PY
+}
+
+# unload_shim: rmmod mpath_shim, waiting out udev's short-lived opens
+unload_shim() {
+	settle
+	wait_for 15 rmmod mpath_shim 2>/dev/null
+}

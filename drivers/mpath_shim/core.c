@@ -42,8 +42,61 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 
 #include <mpath_shim/mpath_shim.h>
+
+int mpath_no_path_timeout = 60;
+static int mpath_no_path_timeout_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	int ret, n;
+
+	ret = kstrtoint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n < -1 || n > MPATH_MAX_NO_PATH_TIMEOUT)
+		return -EINVAL;
+	*(int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops mpath_no_path_timeout_ops = {
+	.set	= mpath_no_path_timeout_set,
+	.get	= param_get_int,
+};
+module_param_cb(no_path_timeout, &mpath_no_path_timeout_ops,
+		&mpath_no_path_timeout, 0644);
+MODULE_PARM_DESC(no_path_timeout,
+		 "Seconds a LUN holds I/O without a usable path, for LUNs created after it is set; 0 fails at once, -1 waits forever (default 60)");
+
+unsigned int mpath_path_probe_interval = 5;
+static int mpath_probe_interval_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n < 1 || n > 3600)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops mpath_probe_interval_ops = {
+	.set	= mpath_probe_interval_set,
+	.get	= param_get_uint,
+};
+module_param_cb(path_probe_interval, &mpath_probe_interval_ops,
+		&mpath_path_probe_interval, 0644);
+MODULE_PARM_DESC(path_probe_interval,
+		 "Seconds between TEST UNIT READY probes of failed lunpaths, 1..3600 (default 5)");
+
+/* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
+struct workqueue_struct *mpath_wq;
 
 struct mpath_shim mpath_shim = {
 	.lock	= __MUTEX_INITIALIZER(mpath_shim.lock),
@@ -68,11 +121,14 @@ const char *mpath_path_state_name(enum mpath_path_state state)
 
 static int __init mpath_shim_init(void)
 {
-	int ret;
+	int ret = -ENOMEM;
 
+	mpath_wq = alloc_ordered_workqueue("mpath_shim", WQ_MEM_RECLAIM);
+	if (!mpath_wq)
+		goto out;
 	ret = mpath_sysfs_init();
 	if (ret)
-		goto out;
+		goto out_wq;
 	ret = mpath_discovery_init();
 	if (ret)
 		goto out_sysfs;
@@ -81,6 +137,8 @@ static int __init mpath_shim_init(void)
 
 out_sysfs:
 	mpath_sysfs_exit();
+out_wq:
+	destroy_workqueue(mpath_wq);
 out:
 	return ret;
 }
@@ -90,6 +148,7 @@ static void __exit mpath_shim_exit(void)
 	mpath_discovery_exit();
 	mpath_lun_exit();
 	mpath_sysfs_exit();
+	destroy_workqueue(mpath_wq);
 	pr_info("unloaded\n");
 }
 

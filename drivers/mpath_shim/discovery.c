@@ -33,6 +33,41 @@ static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
 	return NULL;
 }
 
+/* sd binding to and unbinding from a lunpath's device. */
+static int mpath_bus_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct device *dev = data;
+
+	if (!scsi_is_sdev_device(dev) || !dev->driver ||
+	    strcmp(dev->driver->name, "sd"))
+		return NOTIFY_DONE;
+	if (action == BUS_NOTIFY_BOUND_DRIVER)
+		mpath_path_bound(to_scsi_device(dev));
+	else if (action == BUS_NOTIFY_UNBIND_DRIVER)
+		mpath_path_unbound(to_scsi_device(dev));
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mpath_bus_nb = {
+	.notifier_call = mpath_bus_notify,
+};
+
+/*
+ * scsi_bus_type is not exported: the bus is that of the first device the
+ * interface reports.  Interface callbacks are serialised by the SCSI class
+ * mutex, which protects this.
+ */
+static struct bus_type *mpath_scsi_bus;
+
+static void mpath_watch_bus(struct scsi_device *sdev)
+{
+	if (mpath_scsi_bus)
+		return;
+	if (!bus_register_notifier(sdev->sdev_gendev.bus, &mpath_bus_nb))
+		mpath_scsi_bus = sdev->sdev_gendev.bus;
+}
+
 static int mpath_add_dev(struct device *dev, struct class_interface *intf)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
@@ -40,6 +75,7 @@ static int mpath_add_dev(struct device *dev, struct class_interface *intf)
 	char *wwid;
 	int ret;
 
+	mpath_watch_bus(sdev);
 	wwid = kzalloc(MPATH_WWID_LEN, GFP_KERNEL);
 	if (!wwid)
 		return -ENOMEM;
@@ -78,4 +114,7 @@ int mpath_discovery_init(void)
 void mpath_discovery_exit(void)
 {
 	scsi_unregister_interface(&mpath_interface);
+	if (mpath_scsi_bus)
+		bus_unregister_notifier(mpath_scsi_bus, &mpath_bus_nb);
+	mpath_scsi_bus = NULL;
 }

@@ -41,6 +41,20 @@ static int mpath_lun_index(const char *wwid)
 	return name->index;
 }
 
+static void mpath_lun_init(struct mpath_lun *lun)
+{
+	INIT_LIST_HEAD(&lun->paths);
+	spin_lock_init(&lun->requeue_lock);
+	bio_list_init(&lun->requeue_list);
+	INIT_WORK(&lun->requeue_work, mpath_requeue_work);
+	INIT_WORK(&lun->map_work, mpath_lun_map_work);
+	INIT_DELAYED_WORK(&lun->probe_work, mpath_probe_work);
+	INIT_DELAYED_WORK(&lun->nopath_work, mpath_nopath_work);
+	INIT_WORK(&lun->remove_work, mpath_lun_remove_work);
+	INIT_WORK(&lun->scan_work, mpath_disk_scan_work);
+	lun->no_path_timeout = READ_ONCE(mpath_no_path_timeout);
+}
+
 /* Find the LUN of @wwid or create it; count one more lunpath on it. */
 struct mpath_lun *mpath_lun_join(const char *wwid)
 {
@@ -63,11 +77,20 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	if (!lun)
 		return ERR_PTR(-ENOMEM);
 	lun->index = ret;
-	INIT_LIST_HEAD(&lun->paths);
 	strscpy(lun->wwid, wwid, sizeof(lun->wwid));
+	mpath_lun_init(lun);
 	lun->kobj.kset = mpath_shim.luns_kset;
-	ret = kobject_init_and_add(&lun->kobj, &mpath_lun_ktype, NULL,
-				   "mpath%d", lun->index);
+	kobject_init(&lun->kobj, &mpath_lun_ktype);
+
+	lun->rr_cursor = alloc_percpu(unsigned int);
+	if (!lun->rr_cursor) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	ret = mpath_disk_alloc(lun);
+	if (ret)
+		goto out_put;
+	ret = kobject_add(&lun->kobj, NULL, "mpath%d", lun->index);
 	if (ret)
 		goto out_put;
 	lun->paths_kobj = kobject_create_and_add("paths", &lun->kobj);
@@ -79,17 +102,24 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	lun->nr_paths = 1;
 	list_add_tail(&lun->node, &mpath_shim.luns);
 	kobject_uevent(&lun->kobj, KOBJ_ADD);
+	queue_delayed_work(system_wq, &lun->probe_work,
+			   READ_ONCE(mpath_path_probe_interval) * HZ);
 	pr_info("mpath%d: LUN %s\n", lun->index, lun->wwid);
 	return lun;
 
 out_del:
 	kobject_del(&lun->kobj);
 out_put:
+	/* The release frees what was allocated. */
 	kobject_put(&lun->kobj);
 	return ERR_PTR(ret);
 }
 
-/* One lunpath fewer on @lun; the last one takes the LUN away. */
+/*
+ * One lunpath fewer on @lun.  The last one takes the LUN away at once if it
+ * never carried I/O or has given up waiting for a path; otherwise the
+ * no-path timer does (or, with no_path_timeout -1, nothing does).
+ */
 void mpath_lun_leave(struct mpath_lun *lun)
 {
 	lockdep_assert_held(&mpath_shim.lock);
@@ -97,9 +127,54 @@ void mpath_lun_leave(struct mpath_lun *lun)
 	if (--lun->nr_paths)
 		return;
 	pr_info("mpath%d: last lunpath gone\n", lun->index);
+	if (!lun->disk_added || READ_ONCE(lun->nopath_expired))
+		queue_work(mpath_wq, &lun->remove_work);
+}
+
+void mpath_lun_map_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(work, struct mpath_lun, map_work);
+
+	mutex_lock(&mpath_shim.lock);
+	if (!lun->dying)
+		mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+}
+
+/* Tear down a LUN without lunpaths; on mpath_wq. */
+void mpath_lun_remove_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(work, struct mpath_lun,
+					     remove_work);
+	struct mpath_path_map *map;
+
+	mutex_lock(&mpath_shim.lock);
+	if (lun->nr_paths || lun->dying) {
+		/* A lunpath came back in time. */
+		mutex_unlock(&mpath_shim.lock);
+		return;
+	}
+	lun->dying = true;
+	WRITE_ONCE(lun->nopath_expired, true);
 	list_del(&lun->node);
+	mutex_unlock(&mpath_shim.lock);
+
+	pr_info("mpath%d: removed\n", lun->index);
+	/* Held I/O (the partition scan's too) fails from here on. */
+	mpath_fail_queued(lun);
+	cancel_work_sync(&lun->scan_work);
+	mpath_disk_remove(lun);
 	kobject_put(lun->paths_kobj);
 	kobject_del(&lun->kobj);
+
+	cancel_delayed_work_sync(&lun->probe_work);
+	cancel_delayed_work_sync(&lun->nopath_work);
+	cancel_work_sync(&lun->map_work);
+	cancel_work_sync(&lun->requeue_work);
+	mpath_fail_queued(lun);
+
+	map = rcu_replace_pointer(lun->map, NULL, true);
+	kfree_rcu(map, rcu);
 	kobject_put(&lun->kobj);
 }
 
@@ -107,6 +182,17 @@ void mpath_lun_leave(struct mpath_lun *lun)
 void mpath_lun_exit(void)
 {
 	struct mpath_lun_name *name, *next;
+	struct mpath_lun *lun;
+
+	/* LUNs still waiting for a path stop waiting. */
+	flush_workqueue(mpath_wq);
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(lun, &mpath_shim.luns, node) {
+		WRITE_ONCE(lun->nopath_expired, true);
+		queue_work(mpath_wq, &lun->remove_work);
+	}
+	mutex_unlock(&mpath_shim.lock);
+	flush_workqueue(mpath_wq);
 
 	mutex_lock(&mpath_shim.lock);
 	WARN_ON(!list_empty(&mpath_shim.luns));

@@ -2,8 +2,14 @@
 /*
  * sysfs: /sys/kernel/mpath_shim/{luns,hbas}, documented in
  * Documentation/ABI/testing/sysfs-mpath_shim.
+ *
+ * Objects are removed from sysfs with mpath_shim.lock held, and kobject_del()
+ * waits for running attribute methods: a store that needs the lock only
+ * tries it and restarts the system call when it is busy (as net-sysfs does
+ * with rtnl), so it never waits for the lock while pinning its object.
  */
 
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <scsi/scsi_device.h>
@@ -25,15 +31,57 @@ static ssize_t wwid_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 static struct kobj_attribute lun_wwid_attr = __ATTR_RO(wwid);
 
+static ssize_t no_path_timeout_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_lun(kobj)->no_path_timeout));
+}
+
+static ssize_t no_path_timeout_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	int ret, val;
+
+	ret = kstrtoint(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val < -1 || val > MPATH_MAX_NO_PATH_TIMEOUT)
+		return -EINVAL;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	WRITE_ONCE(lun->no_path_timeout, val);
+	/* Waiting for a path now: the new timeout counts from now. */
+	if (!lun->dying && lun->disk_added && !lun->had_path &&
+	    !READ_ONCE(lun->nopath_expired)) {
+		if (val < 0)
+			cancel_delayed_work(&lun->nopath_work);
+		else
+			mod_delayed_work(system_wq, &lun->nopath_work,
+					 (unsigned long)val * HZ);
+	}
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute lun_no_path_timeout_attr =
+	__ATTR_RW_MODE(no_path_timeout, 0644);
+
 static struct attribute *mpath_lun_attrs[] = {
 	&lun_wwid_attr.attr,
+	&lun_no_path_timeout_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mpath_lun);
 
 static void mpath_lun_release(struct kobject *kobj)
 {
-	kfree(to_lun(kobj));
+	struct mpath_lun *lun = to_lun(kobj);
+
+	if (lun->disk)
+		mpath_disk_free(lun);
+	free_percpu(lun->rr_cursor);
+	kfree(lun);
 }
 
 const struct kobj_type mpath_lun_ktype = {
@@ -62,7 +110,24 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n",
 			  mpath_path_state_name(READ_ONCE(to_path(kobj)->state)));
 }
-static struct kobj_attribute path_state_attr = __ATTR_RO(state);
+static ssize_t state_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	static const char * const cmds[] = {
+		"enable", "disable", "force_disable",
+	};
+	int ret, i;
+
+	i = sysfs_match_string(cmds, buf);
+	if (i < 0)
+		return -EINVAL;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	ret = mpath_path_set_admin(to_path(kobj), cmds[i]);
+	mutex_unlock(&mpath_shim.lock);
+	return ret ?: count;
+}
+static struct kobj_attribute path_state_attr = __ATTR_RW_MODE(state, 0644);
 
 static struct attribute *mpath_path_attrs[] = {
 	&path_hctl_attr.attr,

@@ -8,13 +8,30 @@
 #ifndef _MPATH_SHIM_H
 #define _MPATH_SHIM_H
 
+#include <linux/bio.h>
+#include <linux/completion.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu-refcount.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
+struct block_device;
+struct gendisk;
 struct scsi_device;
 struct Scsi_Host;
+struct mpath_lun;
+struct mpath_path;
+
+/* Longest no_path_timeout accepted, in seconds: a day. */
+#define MPATH_MAX_NO_PATH_TIMEOUT	86400
+
+/* Module parameters (core.c) */
+extern int mpath_no_path_timeout;
+extern unsigned int mpath_path_probe_interval;
 
 /* Longest LU designator string we keep ("naa." + 64 hex digits is 68). */
 #define MPATH_WWID_LEN		256
@@ -52,6 +69,21 @@ struct mpath_hba {
 };
 
 /**
+ * struct mpath_path_map - the usable lunpaths of a LUN, immutable once built
+ * @rcu:	frees the map after a grace period
+ * @nr:		number of entries in @paths
+ * @paths:	the lunpaths I/O may be sent to
+ *
+ * Published in mpath_lun.map with rcu_assign_pointer() under mpath_shim.lock
+ * and read under rcu_read_lock() on the I/O path.
+ */
+struct mpath_path_map {
+	struct rcu_head		rcu;
+	unsigned int		nr;
+	struct mpath_path	*paths[];
+};
+
+/**
  * struct mpath_lun - one logical unit, reached through one or more lunpaths
  * @kobj:	/sys/kernel/mpath_shim/luns/mpathN
  * @paths_kobj:	mpathN/paths/, parent of the lunpaths' kobjects
@@ -60,6 +92,29 @@ struct mpath_hba {
  * @nr_paths:	length of @paths, under mpath_shim.lock
  * @index:	N of mpathN, unique while the module is loaded
  * @wwid:	the VPD page 0x83 LU designator, as scsi_vpd_lun_id() formats it
+ * @map:	usable lunpaths, RCU; written under mpath_shim.lock
+ * @rr_cursor:	per-CPU round-robin cursor: the only state written per I/O
+ *		besides the chosen path's own
+ * @disk:	/dev/mpathN, created with the first attached lunpath; set and
+ *		cleared on mpath_wq only
+ * @disk_added:	@disk is live (device_add_disk() succeeded); mpath_wq only
+ * @bs:		clones, with struct mpath_io as front pad
+ * @requeue_lock: protects @requeue_list
+ * @requeue_list: clones waiting for a usable path (struct mpath_io.clone)
+ * @requeue_work: dispatches @requeue_list again
+ * @map_work:	republishes @map after an I/O completion failed a path
+ * @probe_work:	every mpath_path_probe_interval s: TEST UNIT READY on failed
+ *		lunpaths, attach unattached ones, follow capacity changes
+ * @nopath_work: runs when the LUN has been without a usable path for
+ *		@no_path_timeout seconds
+ * @remove_work: tears down a LUN left without lunpaths (on mpath_wq)
+ * @scan_work:	partition scan, outside of device_add_disk() (as NVMe does)
+ * @no_path_timeout: seconds to hold I/O without a usable path (0: fail at
+ *		once, -1: forever); read locklessly, written by sysfs
+ * @nopath_expired: held I/O has been failed; new I/O fails until a path
+ *		returns; written under mpath_shim.lock or by @nopath_work
+ * @had_path:	@map had a path when last published; under mpath_shim.lock
+ * @dying:	being torn down; under mpath_shim.lock
  */
 struct mpath_lun {
 	struct kobject		kobj;
@@ -69,6 +124,26 @@ struct mpath_lun {
 	unsigned int		nr_paths;
 	int			index;
 	char			wwid[MPATH_WWID_LEN];
+
+	struct mpath_path_map __rcu *map;
+	unsigned int __percpu	*rr_cursor;
+	struct gendisk		*disk;
+	bool			disk_added;
+	struct bio_set		bs;
+
+	spinlock_t		requeue_lock;
+	struct bio_list		requeue_list;
+	struct work_struct	requeue_work;
+	struct work_struct	map_work;
+	struct delayed_work	probe_work;
+	struct delayed_work	nopath_work;
+	struct work_struct	remove_work;
+	struct work_struct	scan_work;
+
+	int			no_path_timeout;
+	bool			nopath_expired;
+	bool			had_path;
+	bool			dying;
 };
 
 /**
@@ -78,9 +153,17 @@ struct mpath_lun {
  * @lun:	the LUN; the path holds a reference on its kobject
  * @hba:	the HBA; the path holds a reference on its kobject
  * @sdev:	the SCSI device; a reference on its device is held
- * @state:	enum mpath_path_state, written under mpath_shim.lock,
- *		read locklessly (READ_ONCE) by sysfs
+ * @state:	enum mpath_path_state; changed with cmpxchg() (a failing
+ *		I/O completion may change it in interrupt context), otherwise
+ *		under mpath_shim.lock; read locklessly
  * @hctl:	"H:C:T:L", the name of @kobj
+ * @bdev:	the path's sd disk, opened exclusively with the LUN as holder;
+ *		set by the attach work before the path is published, cleared
+ *		under mpath_shim.lock once its I/O has drained
+ * @ref:	one reference per I/O in flight on @bdev; killed on detach
+ * @drained:	completed when @ref drops to zero after the kill
+ * @holder_linked: bd_link_disk_holder() succeeded for @bdev
+ * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  */
 struct mpath_path {
 	struct kobject		kobj;
@@ -90,6 +173,30 @@ struct mpath_path {
 	struct scsi_device	*sdev;
 	int			state;
 	char			hctl[MPATH_HCTL_LEN];
+
+	struct block_device	*bdev;
+	struct percpu_ref	ref;
+	struct completion	drained;
+	bool			holder_linked;
+	struct work_struct	attach_work;
+};
+
+/**
+ * struct mpath_io - per-I/O context, the front pad of each clone
+ * @orig:	the bio submitted to /dev/mpathN
+ * @path:	where the clone was sent, holding a reference on path->ref;
+ *		NULL while the clone waits in the requeue list
+ * @start:	bio_start_io_acct() time of @orig
+ * @spent:	the clone was submitted once; it is cloned afresh before
+ *		it is sent again
+ * @clone:	the bio sent to the path
+ */
+struct mpath_io {
+	struct bio		*orig;
+	struct mpath_path	*path;
+	unsigned long		start;
+	bool			spent;
+	struct bio		clone;
 };
 
 /**
@@ -112,9 +219,37 @@ struct mpath_shim {
 
 extern struct mpath_shim mpath_shim;
 
+extern struct workqueue_struct *mpath_wq;
+
+static inline bool mpath_path_usable(const struct mpath_path *path)
+{
+	return READ_ONCE(path->state) == MPATH_PATH_ACTIVE;
+}
+
 /* discovery.c */
 int mpath_discovery_init(void);
 void mpath_discovery_exit(void);
+
+/* disk.c */
+int mpath_disk_alloc(struct mpath_lun *lun);
+int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first);
+void mpath_disk_stack_limits(struct mpath_lun *lun, struct mpath_path *path);
+void mpath_disk_follow_capacity(struct mpath_lun *lun);
+void mpath_disk_remove(struct mpath_lun *lun);
+void mpath_disk_free(struct mpath_lun *lun);
+void mpath_disk_scan_work(struct work_struct *work);
+
+/* io.c */
+void mpath_submit_bio(struct bio *bio);
+void mpath_requeue_work(struct work_struct *work);
+void mpath_kick_requeue(struct mpath_lun *lun);
+void mpath_fail_queued(struct mpath_lun *lun);
+void mpath_nopath_work(struct work_struct *work);
+
+/* pathmap.c */
+struct mpath_path_map *mpath_path_map_alloc(unsigned int nr, gfp_t gfp);
+void mpath_lun_publish_map(struct mpath_lun *lun);
+bool mpath_lun_has_path(struct mpath_lun *lun);
 
 /* hba.c: membership counted in nr_paths, both under mpath_shim.lock */
 struct mpath_hba *mpath_hba_join(struct Scsi_Host *shost);
@@ -124,10 +259,22 @@ void mpath_hba_leave(struct mpath_hba *hba);
 struct mpath_lun *mpath_lun_join(const char *wwid);
 void mpath_lun_leave(struct mpath_lun *lun);
 void mpath_lun_exit(void);
+void mpath_lun_remove_work(struct work_struct *work);
+void mpath_lun_map_work(struct work_struct *work);
 
 /* path.c */
 int mpath_path_add(struct scsi_device *sdev, const char *wwid);
 void mpath_path_remove(struct scsi_device *sdev);
+void mpath_path_bound(struct scsi_device *sdev);
+void mpath_path_unbound(struct scsi_device *sdev);
+bool mpath_path_fail(struct mpath_path *path);
+void mpath_path_attach_work(struct work_struct *work);
+int mpath_path_set_admin(struct mpath_path *path, const char *cmd);
+void mpath_probe_work(struct work_struct *work);
+
+/* ps-round-robin.c */
+struct mpath_path *mpath_rr_select(struct mpath_lun *lun,
+				   const struct mpath_path_map *map);
 
 /* sysfs.c */
 extern const struct kobj_type mpath_hba_ktype;

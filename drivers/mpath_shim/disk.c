@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/mpathN: the bio-based gendisk of a LUN.
+ *
+ * The disk is allocated with the LUN and added when its first lunpath is
+ * attached, with that path's capacity; each attached path's queue limits
+ * are stacked onto it.  The partition scan runs from a work item rather than
+ * inside device_add_disk(), as NVMe multipath does, so that I/O waiting for
+ * a path never blocks the work that attaches paths.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+static ssize_t wwid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct mpath_lun *lun = dev_to_disk(dev)->private_data;
+
+	return sysfs_emit(buf, "%s\n", lun->wwid);
+}
+static DEVICE_ATTR_RO(wwid);
+
+static struct attribute *mpath_disk_attrs[] = {
+	&dev_attr_wwid.attr,
+	NULL,
+};
+
+static const struct attribute_group mpath_disk_group = {
+	.attrs = mpath_disk_attrs,
+};
+
+static const struct attribute_group *mpath_disk_groups[] = {
+	&mpath_disk_group,
+	NULL,
+};
+
+static const struct block_device_operations mpath_fops = {
+	.owner		= THIS_MODULE,
+	.submit_bio	= mpath_submit_bio,
+};
+
+int mpath_disk_alloc(struct mpath_lun *lun)
+{
+	struct gendisk *disk;
+	int ret;
+
+	ret = bioset_init(&lun->bs, BIO_POOL_SIZE,
+			  offsetof(struct mpath_io, clone), 0);
+	if (ret)
+		goto out;
+	disk = blk_alloc_disk(NUMA_NO_NODE);
+	if (!disk) {
+		ret = -ENOMEM;
+		goto out_bioset;
+	}
+	disk->fops = &mpath_fops;
+	disk->private_data = lun;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "mpath%d", lun->index);
+	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
+	blk_set_stacking_limits(&disk->queue->limits);
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
+	blk_queue_write_cache(disk->queue, true, true);
+	lun->disk = disk;
+	return 0;
+
+out_bioset:
+	bioset_exit(&lun->bs);
+out:
+	return ret;
+}
+
+/* Stack @path's limits onto the LUN; discard and write-zeroes only if all
+ * paths have them.
+ */
+void mpath_disk_stack_limits(struct mpath_lun *lun, struct mpath_path *path)
+{
+	struct request_queue *q = lun->disk->queue;
+
+	blk_mq_freeze_queue(q);
+	blk_stack_limits(&q->limits, &bdev_get_queue(path->bdev)->limits, 0);
+	if (!bdev_max_discard_sectors(path->bdev))
+		blk_queue_max_discard_sectors(q, 0);
+	if (!bdev_write_zeroes_sectors(path->bdev))
+		blk_queue_max_write_zeroes_sectors(q, 0);
+	if (bdev_nonrot(path->bdev))
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	else
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
+	blk_mq_unfreeze_queue(q);
+}
+
+/* Runs on mpath_wq, without mpath_shim.lock. */
+int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first)
+{
+	int ret;
+
+	set_capacity(lun->disk, bdev_nr_sectors(first->bdev));
+	ret = device_add_disk(NULL, lun->disk, mpath_disk_groups);
+	if (ret)
+		return ret;
+	lun->disk_added = true;
+	ret = sysfs_create_link(&lun->kobj, &disk_to_dev(lun->disk)->kobj,
+				"disk");
+	if (ret)
+		pr_warn("mpath%d: no disk link in sysfs: %d\n", lun->index, ret);
+	queue_work(system_wq, &lun->scan_work);
+	return 0;
+}
+
+void mpath_disk_scan_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(work, struct mpath_lun, scan_work);
+
+	if (!test_and_clear_bit(GD_SUPPRESS_PART_SCAN, &lun->disk->state))
+		return;
+	mutex_lock(&lun->disk->open_mutex);
+	bdev_disk_changed(lun->disk, false);
+	mutex_unlock(&lun->disk->open_mutex);
+}
+
+/* Follow a capacity change of the LUN, as seen by an active path. */
+void mpath_disk_follow_capacity(struct mpath_lun *lun)
+{
+	struct mpath_path *path;
+	sector_t size = 0;
+
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (path->bdev && mpath_path_usable(path)) {
+			size = bdev_nr_sectors(path->bdev);
+			break;
+		}
+	}
+	mutex_unlock(&mpath_shim.lock);
+	if (size && lun->disk_added && size != get_capacity(lun->disk)) {
+		pr_info("mpath%d: capacity %llu -> %llu sectors\n", lun->index,
+			(unsigned long long)get_capacity(lun->disk),
+			(unsigned long long)size);
+		set_capacity_and_notify(lun->disk, size);
+	}
+}
+
+/* The LUN has no lunpath left: delete the disk (openers get errors). */
+void mpath_disk_remove(struct mpath_lun *lun)
+{
+	if (lun->disk_added) {
+		sysfs_remove_link(&lun->kobj, "disk");
+		del_gendisk(lun->disk);
+		lun->disk_added = false;
+	}
+}
+
+void mpath_disk_free(struct mpath_lun *lun)
+{
+	put_disk(lun->disk);
+	bioset_exit(&lun->bs);
+}
