@@ -12,11 +12,12 @@ skip() { echo "SKIP: $*"; exit 77; }
 
 settle() { udevadm settle -t 30 >/dev/null 2>&1 || sleep 2; }
 
-# wait_for SECONDS COMMAND...: poll until COMMAND succeeds.
+# wait_for SECONDS 'SHELL CODE': poll until the code (evaluated afresh
+# each time: quote it) succeeds.
 wait_for() {
 	local end=$((SECONDS + $1))
 	shift
-	until "$@"; do
+	until eval "$*"; do
 		[ $SECONDS -ge "$end" ] && return 1
 		sleep 0.2
 	done
@@ -90,7 +91,7 @@ fio_verify() {
 	shift 2
 	fio --name="$name" --filename="$file" --ioengine=libaio --direct=1 \
 	    --rw=randwrite --bs=4k --iodepth=16 --size=16M \
-	    --verify=crc32c --verify_fatal=1 --do_verify=1 \
+	    --verify=crc32c --verify_fatal=1 --do_verify=1 --verify_state_save=0 \
 	    --output-format=json --output="/tmp/fio-$name.json" "$@" ||
 		fail "fio $name failed: $(grep -o '"error" : [0-9]*' "/tmp/fio-$name.json" | sort | uniq -c | tr '\n' ' ')"
 	fio_errors "$name" || fail "fio $name reported errors"
@@ -100,7 +101,8 @@ fio_verify() {
 fio_errors() {
 	python3 - "/tmp/fio-$1.json" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.index("\n{") + 1 if not t.startswith("{") else 0:])
 sys.exit(1 if any(j["error"] for j in d["jobs"]) else 0)
 PY
 }
@@ -109,7 +111,8 @@ PY
 fio_ios() {
 	python3 - "/tmp/fio-$1.json" "$2" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.index("\n{") + 1 if not t.startswith("{") else 0:])
 print(sum(j[sys.argv[2]]["total_ios"] for j in d["jobs"]))
 PY
 }
