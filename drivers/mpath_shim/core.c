@@ -18,6 +18,13 @@
  * them again.  A disk with a designator becomes a lunpath; everything else
  * is left alone and the reason is logged once per device.
  *
+ * Each LUN has a bio-based gendisk, /dev/mpathN (disk.c, io.c): a bio is
+ * cloned and sent to a lunpath chosen from the LUN's path map, an immutable
+ * array of usable lunpaths published with RCU (pathmap.c) and walked by a
+ * per-CPU selector (ps-*.c).  A clone that fails with a path error is sent
+ * again on another path; with no usable path the I/O waits in the LUN's
+ * requeue list for up to no_path_timeout seconds.
+ *
  * Lifetimes
  * ---------
  * Every object is a kobject under /sys/kernel/mpath_shim and is freed by its
@@ -27,7 +34,11 @@
  * count their lunpaths in nr_paths; when the last one leaves, the object is
  * unlinked, removed from sysfs and put.  kobject_del() waits for sysfs
  * readers (kernfs active references), so no attribute runs on a departing
- * object.
+ * object.  Every I/O in flight on a lunpath holds its percpu_ref; a leaving
+ * lunpath is first taken out of the map, then its ref is killed and drained
+ * before its disk is closed.  A LUN outlives its last lunpath by
+ * no_path_timeout seconds (its disk keeps holding I/O), then its disk is
+ * deleted (openers get errors, as with NVMe) and the LUN is freed.
  *
  * Locking
  * -------
@@ -36,7 +47,13 @@
  * interface callbacks, which the driver core calls with the SCSI class mutex
  * held, so mpath_shim.lock nests inside it and must never be held while
  * calling into the driver core in a way that takes the class mutex.
- * Functions that need it say so with lockdep_assert_held().
+ * Functions that need it say so with lockdep_assert_held().  Objects leave
+ * sysfs with the lock held, so sysfs stores only mutex_trylock() it and
+ * restart the system call when it is busy.  Path state also changes with
+ * cmpxchg() from I/O completion (ACTIVE -> FAILED), which then only queues
+ * the map rebuild.  lun->requeue_lock (a spinlock, irq-safe) protects the
+ * requeue list.  mpath_wq is ordered: attaching lunpaths, adding disks and
+ * removing LUNs never overlap.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
