@@ -122,3 +122,27 @@ unload_shim() {
 	settle
 	wait_for 15 rmmod mpath_shim 2>/dev/null
 }
+
+# path_shares LUN CMD...: run CMD and print "hctl ios percent" per lunpath
+path_shares() {
+	local lun=$1 p d total=0
+	shift
+	declare -A b
+	for p in $(lun_paths "$lun"); do b[$p]=$(sd_ios "$(sd_of "$p")"); done
+	"$@" >/dev/null || fail "$* failed"
+	for p in $(lun_paths "$lun"); do
+		b[$p]=$(($(sd_ios "$(sd_of "$p")") - b[$p]))
+		total=$((total + b[$p]))
+	done
+	for p in $(lun_paths "$lun"); do
+		echo "$p ${b[$p]} $((b[$p] * 100 / (total ? total : 1)))"
+	done
+}
+
+# fio_read FILE [options]: a short 4K random read job
+fio_read() {
+	local f=$1
+	shift
+	fio --name=read --filename="$f" --rw=randread --bs=4k --direct=1 \
+	    --ioengine=libaio --iodepth=16 --size=16M --io_size=24M "$@"
+}

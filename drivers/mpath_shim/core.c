@@ -112,6 +112,11 @@ module_param_cb(path_probe_interval, &mpath_probe_interval_ops,
 MODULE_PARM_DESC(path_probe_interval,
 		 "Seconds between TEST UNIT READY probes of failed lunpaths, 1..3600 (default 5)");
 
+char *mpath_default_policy = "round_robin";
+module_param_named(default_policy, mpath_default_policy, charp, 0444);
+MODULE_PARM_DESC(default_policy,
+		 "Path selection policy of new LUNs: round_robin, least_cmd_load, cell_local_rr, path_lockdown, preferred_path, weighted_rr or service_time (default round_robin)");
+
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
 struct workqueue_struct *mpath_wq;
 
@@ -138,11 +143,21 @@ const char *mpath_path_state_name(enum mpath_path_state state)
 
 static int __init mpath_shim_init(void)
 {
-	int ret = -ENOMEM;
+	int ret;
 
+	ret = mpath_policies_init();
+	if (ret)
+		goto out;
+	if (!mpath_policy_find(mpath_default_policy)) {
+		pr_err("default_policy: unknown policy \"%s\"\n",
+		       mpath_default_policy);
+		ret = -EINVAL;
+		goto out_policies;
+	}
+	ret = -ENOMEM;
 	mpath_wq = alloc_ordered_workqueue("mpath_shim", WQ_MEM_RECLAIM);
 	if (!mpath_wq)
-		goto out;
+		goto out_policies;
 	ret = mpath_sysfs_init();
 	if (ret)
 		goto out_wq;
@@ -156,6 +171,8 @@ out_sysfs:
 	mpath_sysfs_exit();
 out_wq:
 	destroy_workqueue(mpath_wq);
+out_policies:
+	mpath_policies_exit();
 out:
 	return ret;
 }
@@ -166,6 +183,9 @@ static void __exit mpath_shim_exit(void)
 	mpath_lun_exit();
 	mpath_sysfs_exit();
 	destroy_workqueue(mpath_wq);
+	/* Maps freed with kfree_rcu() are gone before the module is. */
+	rcu_barrier();
+	mpath_policies_exit();
 	pr_info("unloaded\n");
 }
 

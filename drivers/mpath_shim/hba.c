@@ -30,6 +30,7 @@ struct mpath_hba *mpath_hba_join(struct Scsi_Host *shost)
 	get_device(&shost->shost_gendev);
 	hba->shost = shost;
 	hba->host_no = shost->host_no;
+	hba->numa_node = dev_to_node(shost->dma_dev ?: shost->shost_gendev.parent);
 	strscpy(hba->proc_name, shost->hostt->proc_name ?: "",
 		sizeof(hba->proc_name));
 	hba->kobj.kset = mpath_shim.hbas_kset;

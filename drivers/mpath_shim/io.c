@@ -19,6 +19,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/ktime.h>
 #include <trace/events/block.h>
 
 #include <mpath_shim/mpath_shim.h>
@@ -53,6 +54,17 @@ static void mpath_requeue_add(struct mpath_lun *lun, struct mpath_io *io)
 	spin_unlock_irqrestore(&lun->requeue_lock, flags);
 }
 
+/* Undo the load accounting of a counted I/O, and learn from its time. */
+static void mpath_io_uncount(struct mpath_io *io, struct mpath_path *path,
+			     blk_status_t status)
+{
+	atomic_dec(&path->nr_active);
+	atomic64_sub(io->bytes, &path->active_bytes);
+	if (!status)
+		mpath_path_cost_update(path, ktime_get_ns() - io->sent_ns,
+				       io->ahead);
+}
+
 static void mpath_clone_end_io(struct bio *clone)
 {
 	struct mpath_io *io = to_io(clone);
@@ -60,6 +72,8 @@ static void mpath_clone_end_io(struct bio *clone)
 	struct mpath_lun *lun = path->lun;
 	blk_status_t status = clone->bi_status;
 
+	if (io->counted)
+		mpath_io_uncount(io, path, status);
 	if (unlikely(status) && blk_path_error(status)) {
 		/* Queue it while our path reference keeps the LUN alive. */
 		mpath_path_fail(path);
@@ -73,20 +87,28 @@ static void mpath_clone_end_io(struct bio *clone)
 	percpu_ref_put(&path->ref);
 }
 
-/* A usable path of @lun with a reference on its ref, or NULL. */
-static struct mpath_path *mpath_get_path(struct mpath_lun *lun)
+/*
+ * A usable path of @lun for @io, chosen by the LUN's policy, with a
+ * reference on its ref; NULL if there is none.
+ */
+static struct mpath_path *mpath_get_path(struct mpath_lun *lun,
+					 struct mpath_io *io)
 {
+	struct mpath_selector *sel;
 	struct mpath_path_map *map;
 	struct mpath_path *path;
 	unsigned int i;
 
 	rcu_read_lock();
 	map = rcu_dereference(lun->map);
+	sel = rcu_dereference(lun->sel);
 	if (!map || !map->nr)
 		goto none;
-	path = mpath_rr_select(lun, map);
+	path = mpath_selector_select(sel, map, numa_node_id(), io->bytes);
 	if (path && percpu_ref_tryget_live(&path->ref))
 		goto found;
+	if (sel->policy->flags & MPATH_PS_NO_FAILOVER)
+		goto none;
 	/* The choice went bad under us (failing or leaving): take any. */
 	for (i = 0; i < map->nr; i++) {
 		path = map->paths[i];
@@ -94,9 +116,16 @@ static struct mpath_path *mpath_get_path(struct mpath_lun *lun)
 			goto found;
 	}
 none:
-	path = NULL;
-found:
 	rcu_read_unlock();
+	return NULL;
+found:
+	io->counted = sel->policy->flags & MPATH_PS_TRACK_LOAD;
+	rcu_read_unlock();
+	if (io->counted) {
+		atomic_inc(&path->nr_active);
+		io->ahead = atomic64_add_return(io->bytes, &path->active_bytes);
+		io->sent_ns = ktime_get_ns();
+	}
 	return path;
 }
 
@@ -115,7 +144,7 @@ static void mpath_hold_io(struct mpath_lun *lun, struct mpath_io *io)
 
 static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 {
-	struct mpath_path *path = mpath_get_path(lun);
+	struct mpath_path *path = mpath_get_path(lun, io);
 	struct bio *clone;
 
 	if (unlikely(!path)) {
@@ -128,6 +157,8 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 
 		clone = bio_alloc_clone(path->bdev, old->orig, GFP_NOIO, &lun->bs);
 		if (unlikely(!clone)) {
+			if (old->counted)
+				mpath_io_uncount(old, path, BLK_STS_RESOURCE);
 			percpu_ref_put(&path->ref);
 			mpath_io_end(old, BLK_STS_RESOURCE);
 			return;
@@ -135,6 +166,10 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 		io = to_io(clone);
 		io->orig = old->orig;
 		io->start = old->start;
+		io->counted = old->counted;
+		io->bytes = old->bytes;
+		io->ahead = old->ahead;
+		io->sent_ns = old->sent_ns;
 		bio_put(&old->clone);
 	} else {
 		clone = &io->clone;
@@ -168,6 +203,8 @@ void mpath_submit_bio(struct bio *bio)
 	io->orig = bio;
 	io->path = NULL;
 	io->spent = false;
+	io->counted = false;
+	io->bytes = bio->bi_iter.bi_size;
 	io->start = bio_start_io_acct(bio);
 	mpath_dispatch(lun, io);
 }

@@ -58,6 +58,8 @@ static void mpath_lun_init(struct mpath_lun *lun)
 /* Find the LUN of @wwid or create it; count one more lunpath on it. */
 struct mpath_lun *mpath_lun_join(const char *wwid)
 {
+	const struct mpath_policy *policy;
+	struct mpath_selector *sel;
 	struct mpath_lun *lun;
 	int ret;
 
@@ -82,11 +84,13 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	lun->kobj.kset = mpath_shim.luns_kset;
 	kobject_init(&lun->kobj, &mpath_lun_ktype);
 
-	lun->rr_cursor = alloc_percpu(unsigned int);
-	if (!lun->rr_cursor) {
+	policy = mpath_policy_find(mpath_default_policy) ?: &mpath_ps_round_robin;
+	sel = mpath_selector_alloc(policy);
+	if (!sel) {
 		ret = -ENOMEM;
 		goto out_put;
 	}
+	RCU_INIT_POINTER(lun->sel, sel);
 	ret = mpath_disk_alloc(lun);
 	if (ret)
 		goto out_put;
@@ -129,6 +133,97 @@ void mpath_lun_leave(struct mpath_lun *lun)
 	pr_info("mpath%d: last lunpath gone\n", lun->index);
 	if (!lun->disk_added || READ_ONCE(lun->nopath_expired))
 		queue_work(mpath_wq, &lun->remove_work);
+}
+
+/*
+ * Build the map of @lun's usable lunpaths for its policy and publish it.  A
+ * LUN that gains a path dispatches its held I/O; one that loses its last
+ * path starts the no-path timer.
+ */
+void mpath_lun_publish_map(struct mpath_lun *lun)
+{
+	struct mpath_path_map *map, *old;
+	struct mpath_selector *sel;
+	struct mpath_path **paths, *path;
+	unsigned int nr = 0;
+	int timeout;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	/* A few pointers: never worth failing a state change for. */
+	paths = kmalloc_array(lun->nr_paths, sizeof(*paths),
+			      GFP_KERNEL | __GFP_NOFAIL);
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (mpath_path_usable(path))
+			paths[nr++] = path;
+	sel = rcu_dereference_protected(lun->sel,
+					lockdep_is_held(&mpath_shim.lock));
+	map = mpath_path_map_build(paths, nr, lun->preferred, sel->policy,
+				   GFP_KERNEL | __GFP_NOFAIL);
+	kfree(paths);
+	old = rcu_replace_pointer(lun->map, map,
+				  lockdep_is_held(&mpath_shim.lock));
+	if (old)
+		kfree_rcu(old, rcu);
+
+	if (map->nr) {
+		lun->had_path = true;
+		WRITE_ONCE(lun->nopath_expired, false);
+		cancel_delayed_work(&lun->nopath_work);
+		mpath_kick_requeue(lun);
+	} else if (lun->had_path) {
+		lun->had_path = false;
+		timeout = READ_ONCE(lun->no_path_timeout);
+		if (timeout >= 0)
+			mod_delayed_work(system_wq, &lun->nopath_work,
+					 (unsigned long)timeout * HZ);
+	}
+}
+
+/* Does @lun have a path I/O can go to now? */
+bool mpath_lun_has_path(struct mpath_lun *lun)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = mpath_path_map_has_usable(rcu_dereference(lun->map));
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * Switch @lun to @policy, atomically for I/O: a submitter sees the old
+ * selector or the new one, and a map built for the old policy makes the new
+ * one fall back to plain choices until the new map is published.
+ */
+int mpath_lun_set_policy(struct mpath_lun *lun,
+			 const struct mpath_policy *policy)
+{
+	struct mpath_selector *sel, *old;
+	struct mpath_path *path;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	sel = mpath_selector_alloc(policy);
+	if (!sel)
+		return -ENOMEM;
+	/* path_lockdown locks onto the preferred path, or the first usable. */
+	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !lun->preferred) {
+		list_for_each_entry(path, &lun->paths, lun_node) {
+			if (mpath_path_usable(path)) {
+				lun->preferred = path;
+				break;
+			}
+		}
+	}
+	old = rcu_replace_pointer(lun->sel, sel,
+				  lockdep_is_held(&mpath_shim.lock));
+	mpath_lun_publish_map(lun);
+	pr_info("mpath%d: policy %s\n", lun->index, policy->name);
+	/* Readers are short: wait for them here, with the lock held. */
+	synchronize_rcu();
+	mpath_selector_free(old);
+	return 0;
 }
 
 void mpath_lun_map_work(struct work_struct *work)
@@ -174,7 +269,8 @@ void mpath_lun_remove_work(struct work_struct *work)
 	mpath_fail_queued(lun);
 
 	map = rcu_replace_pointer(lun->map, NULL, true);
-	kfree_rcu(map, rcu);
+	if (map)
+		kfree_rcu(map, rcu);
 	kobject_put(&lun->kobj);
 }
 

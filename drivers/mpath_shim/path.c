@@ -166,6 +166,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	path->sdev = sdev;
 	/* Failed until its disk is attached. */
 	path->state = MPATH_PATH_FAILED;
+	path->weight = 1;
 	snprintf(path->hctl, sizeof(path->hctl), "%u:%u:%u:%llu",
 		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
 
@@ -184,6 +185,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	}
 	path->lun = lun;
 	kobject_get(&lun->kobj);
+	path->locality = hba->numa_node;
 
 	ret = kobject_add(&path->kobj, lun->paths_kobj, "%s", path->hctl);
 	if (ret)
@@ -235,6 +237,8 @@ void mpath_path_remove(struct scsi_device *sdev)
 	lun = path->lun;
 	WRITE_ONCE(path->state, MPATH_PATH_REMOVING);
 	list_del_init(&path->lun_node);
+	if (lun->preferred == path)
+		lun->preferred = NULL;
 	mpath_lun_publish_map(lun);
 	sysfs_remove_link(path->hba->paths_kobj, path->hctl);
 	kobject_del(&path->kobj);

@@ -1,68 +1,122 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Path maps: the immutable, RCU-published set of lunpaths a LUN sends I/O
- * to, rebuilt whenever a lunpath joins, leaves or changes state.
+ * Path maps and selectors: the pure logic of path selection, free of SCSI
+ * and block plumbing so that KUnit can drive it with fake lunpaths.
+ *
+ * A path map is the immutable, RCU-published set of lunpaths a LUN sends I/O
+ * to, rebuilt whenever a lunpath joins, leaves or changes state, or the
+ * policy changes.  One allocation holds the map and the data its policy
+ * derives from it, so kfree_rcu() frees both.
  */
 
+#include <linux/math64.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 
 #include <mpath_shim/mpath_shim.h>
 
-struct mpath_path_map *mpath_path_map_alloc(unsigned int nr, gfp_t gfp)
-{
-	return kzalloc(struct_size_t(struct mpath_path_map, paths, nr), gfp);
-}
-
-/* Does @lun have a path I/O can go to now? */
-bool mpath_lun_has_path(struct mpath_lun *lun)
+struct mpath_path_map *mpath_path_map_build(struct mpath_path * const *paths,
+					    unsigned int nr,
+					    struct mpath_path *preferred,
+					    const struct mpath_policy *policy,
+					    gfp_t gfp)
 {
 	struct mpath_path_map *map;
-	bool ret = false;
+	size_t size, data = 0;
 	unsigned int i;
 
-	rcu_read_lock();
-	map = rcu_dereference(lun->map);
-	for (i = 0; map && i < map->nr && !ret; i++)
-		ret = mpath_path_usable(map->paths[i]);
-	rcu_read_unlock();
-	return ret;
+	/* A policy without failover sends I/O to its one path or nowhere. */
+	if (policy && (policy->flags & MPATH_PS_NO_FAILOVER)) {
+		for (i = 0; i < nr && paths[i] != preferred; i++)
+			;
+		if (i < nr) {
+			paths = &paths[i];
+			nr = 1;
+		} else {
+			nr = 0;
+		}
+	}
+	if (policy && policy->data_size)
+		data = policy->data_size(paths, nr);
+	size = ALIGN(struct_size_t(struct mpath_path_map, paths, nr), 8);
+	map = kzalloc(size + data, gfp);
+	if (!map)
+		return NULL;
+	map->policy = policy;
+	map->nr = nr;
+	for (i = 0; i < nr; i++) {
+		map->paths[i] = paths[i];
+		if (paths[i] == preferred)
+			map->preferred = preferred;
+	}
+	if (data) {
+		map->ps_data = (char *)map + size;
+		policy->build(map, map->ps_data);
+	}
+	return map;
+}
+
+bool mpath_path_map_has_usable(const struct mpath_path_map *map)
+{
+	unsigned int i;
+
+	for (i = 0; map && i < map->nr; i++)
+		if (mpath_path_usable(map->paths[i]))
+			return true;
+	return false;
+}
+
+struct mpath_selector *mpath_selector_alloc(const struct mpath_policy *policy)
+{
+	struct mpath_selector *sel;
+
+	sel = kzalloc(sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		return NULL;
+	sel->policy = policy;
+	sel->pcpu = __alloc_percpu(max_t(size_t, policy->pcpu_size, 1),
+				   sizeof(long));
+	if (!sel->pcpu) {
+		kfree(sel);
+		return NULL;
+	}
+	return sel;
+}
+
+void mpath_selector_free(struct mpath_selector *sel)
+{
+	if (!sel)
+		return;
+	free_percpu(sel->pcpu);
+	kfree(sel);
+}
+
+/* Ask @sel's policy for a path of @map; under rcu_read_lock(). */
+struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
+					 const struct mpath_path_map *map,
+					 int node, unsigned int bytes)
+{
+	struct mpath_ps_args args = {
+		.data	= map->policy == sel->policy ? map->ps_data : NULL,
+		.node	= node,
+		.bytes	= bytes,
+	};
+	struct mpath_path *path;
+
+	args.pcpu = get_cpu_ptr(sel->pcpu);
+	path = sel->policy->select(map, &args);
+	put_cpu_ptr(sel->pcpu);
+	return path;
 }
 
 /*
- * Build the map of @lun's usable lunpaths and publish it.  A LUN that gains
- * a path dispatches its held I/O; one that loses its last path starts the
- * no-path timer.
+ * An I/O that had @ahead bytes queued on @path (its own included) took @ns:
+ * fold ns per KiB ahead into the path's cost, an EWMA with weight 1/8.
  */
-void mpath_lun_publish_map(struct mpath_lun *lun)
+void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead)
 {
-	struct mpath_path_map *map, *old;
-	struct mpath_path *path;
-	unsigned int nr = 0;
-	int timeout;
+	u64 sample = div64_u64(ns, max_t(u64, DIV_ROUND_UP_ULL(ahead, 1024), 1));
+	u64 old = READ_ONCE(path->cost);
 
-	lockdep_assert_held(&mpath_shim.lock);
-
-	/* A few pointers: never worth failing a state change for. */
-	map = mpath_path_map_alloc(lun->nr_paths, GFP_KERNEL | __GFP_NOFAIL);
-	list_for_each_entry(path, &lun->paths, lun_node)
-		if (mpath_path_usable(path))
-			map->paths[nr++] = path;
-	map->nr = nr;
-	old = rcu_replace_pointer(lun->map, map,
-				  lockdep_is_held(&mpath_shim.lock));
-	if (old)
-		kfree_rcu(old, rcu);
-
-	if (nr) {
-		lun->had_path = true;
-		WRITE_ONCE(lun->nopath_expired, false);
-		cancel_delayed_work(&lun->nopath_work);
-		mpath_kick_requeue(lun);
-	} else if (lun->had_path) {
-		lun->had_path = false;
-		timeout = READ_ONCE(lun->no_path_timeout);
-		if (timeout >= 0)
-			mod_delayed_work(system_wq, &lun->nopath_work,
-					 (unsigned long)timeout * HZ);
-	}
+	WRITE_ONCE(path->cost, old ? old - (old >> 3) + (sample >> 3) : sample);
 }

@@ -9,6 +9,8 @@
  * with rtnl), so it never waits for the lock while pinning its object.
  */
 
+#include <linux/nodemask.h>
+#include <linux/numa.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -67,9 +69,78 @@ static ssize_t no_path_timeout_store(struct kobject *kobj,
 static struct kobj_attribute lun_no_path_timeout_attr =
 	__ATTR_RW_MODE(no_path_timeout, 0644);
 
+static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	const struct mpath_policy *policy;
+
+	rcu_read_lock();
+	policy = rcu_dereference(to_lun(kobj)->sel)->policy;
+	rcu_read_unlock();
+	/* Policies are registered for the module's lifetime. */
+	return mpath_policy_show_all(policy, buf);
+}
+
+static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	const struct mpath_policy *policy = mpath_policy_find(buf);
+	struct mpath_lun *lun = to_lun(kobj);
+	int ret;
+
+	if (!policy)
+		return -EINVAL;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	ret = lun->dying ? -ENODEV : mpath_lun_set_policy(lun, policy);
+	mutex_unlock(&mpath_shim.lock);
+	return ret ?: count;
+}
+static struct kobj_attribute lun_policy_attr = __ATTR_RW_MODE(policy, 0644);
+
+static ssize_t preferred_path_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	ssize_t ret;
+
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	ret = sysfs_emit(buf, "%s\n", lun->preferred ? lun->preferred->hctl :
+						      "none");
+	mutex_unlock(&mpath_shim.lock);
+	return ret;
+}
+
+static ssize_t preferred_path_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	struct mpath_path *path, *found = NULL;
+
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (sysfs_streq(buf, path->hctl))
+			found = path;
+	if (!found && !sysfs_streq(buf, "none")) {
+		mutex_unlock(&mpath_shim.lock);
+		return -EINVAL;
+	}
+	lun->preferred = found;
+	mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute lun_preferred_path_attr =
+	__ATTR_RW_MODE(preferred_path, 0644);
+
 static struct attribute *mpath_lun_attrs[] = {
 	&lun_wwid_attr.attr,
 	&lun_no_path_timeout_attr.attr,
+	&lun_policy_attr.attr,
+	&lun_preferred_path_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mpath_lun);
@@ -80,7 +151,8 @@ static void mpath_lun_release(struct kobject *kobj)
 
 	if (lun->disk)
 		mpath_disk_free(lun);
-	free_percpu(lun->rr_cursor);
+	/* No reader is left: the disk is gone and so are the paths. */
+	mpath_selector_free(rcu_dereference_protected(lun->sel, 1));
 	kfree(lun);
 }
 
@@ -129,9 +201,74 @@ static ssize_t state_store(struct kobject *kobj, struct kobj_attribute *attr,
 }
 static struct kobj_attribute path_state_attr = __ATTR_RW_MODE(state, 0644);
 
+static ssize_t locality_show(struct kobject *kobj,
+			     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_path(kobj)->locality));
+}
+
+/* A NUMA node, -1 for none, or "auto" for the HBA's node. */
+static ssize_t locality_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct mpath_path *path = to_path(kobj);
+	bool set = true;
+	int node, ret;
+
+	if (sysfs_streq(buf, "auto")) {
+		node = path->hba->numa_node;
+		set = false;
+	} else {
+		ret = kstrtoint(buf, 0, &node);
+		if (ret)
+			return ret;
+		if (node < NUMA_NO_NODE || node >= nr_node_ids)
+			return -EINVAL;
+	}
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	WRITE_ONCE(path->locality, node);
+	path->locality_set = set;
+	if (path->state != MPATH_PATH_REMOVING)
+		mpath_lun_publish_map(path->lun);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute path_locality_attr = __ATTR_RW_MODE(locality, 0644);
+
+static ssize_t weight_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_path(kobj)->weight));
+}
+
+static ssize_t weight_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct mpath_path *path = to_path(kobj);
+	unsigned int weight;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &weight);
+	if (ret)
+		return ret;
+	if (weight < 1 || weight > MPATH_WEIGHT_MAX)
+		return -EINVAL;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	WRITE_ONCE(path->weight, weight);
+	if (path->state != MPATH_PATH_REMOVING)
+		mpath_lun_publish_map(path->lun);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute path_weight_attr = __ATTR_RW_MODE(weight, 0644);
+
 static struct attribute *mpath_path_attrs[] = {
 	&path_hctl_attr.attr,
 	&path_state_attr.attr,
+	&path_locality_attr.attr,
+	&path_weight_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mpath_path);
@@ -175,9 +312,18 @@ static ssize_t driver_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 static struct kobj_attribute hba_driver_attr = __ATTR_RO(driver);
 
+static ssize_t hba_numa_node_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", to_hba(kobj)->numa_node);
+}
+static struct kobj_attribute hba_numa_node_attr =
+	__ATTR(numa_node, 0444, hba_numa_node_show, NULL);
+
 static struct attribute *mpath_hba_attrs[] = {
 	&hba_host_no_attr.attr,
 	&hba_driver_attr.attr,
+	&hba_numa_node_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mpath_hba);

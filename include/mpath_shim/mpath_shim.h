@@ -19,6 +19,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include <mpath_shim/policy.h>
+
 struct block_device;
 struct gendisk;
 struct scsi_device;
@@ -32,6 +34,10 @@ struct mpath_path;
 /* Module parameters (core.c) */
 extern int mpath_no_path_timeout;
 extern unsigned int mpath_path_probe_interval;
+extern char *mpath_default_policy;
+
+/* Range of a lunpath's weight (weighted_rr) */
+#define MPATH_WEIGHT_MAX	1000
 
 /* Longest LU designator string we keep ("naa." + 64 hex digits is 68). */
 #define MPATH_WWID_LEN		256
@@ -57,6 +63,7 @@ const char *mpath_path_state_name(enum mpath_path_state state);
  * @host_no:	SCSI host number
  * @nr_paths:	lunpaths on this HBA, under mpath_shim.lock
  * @proc_name:	name of the low-level driver, copied at discovery
+ * @numa_node:	NUMA node of the HBA's device (NUMA_NO_NODE if none)
  */
 struct mpath_hba {
 	struct kobject		kobj;
@@ -66,11 +73,15 @@ struct mpath_hba {
 	unsigned int		host_no;
 	unsigned int		nr_paths;
 	char			proc_name[32];
+	int			numa_node;
 };
 
 /**
  * struct mpath_path_map - the usable lunpaths of a LUN, immutable once built
  * @rcu:	frees the map after a grace period
+ * @policy:	the policy the map was built for: @ps_data is its data
+ * @ps_data:	data @policy derived from the map, in this allocation
+ * @preferred:	the LUN's preferred (or locked-down) lunpath, if usable
  * @nr:		number of entries in @paths
  * @paths:	the lunpaths I/O may be sent to
  *
@@ -79,8 +90,23 @@ struct mpath_hba {
  */
 struct mpath_path_map {
 	struct rcu_head		rcu;
+	const struct mpath_policy *policy;
+	void			*ps_data;
+	struct mpath_path	*preferred;
 	unsigned int		nr;
 	struct mpath_path	*paths[];
+};
+
+/**
+ * struct mpath_selector - a policy at work for one LUN
+ * @policy:	the policy
+ * @pcpu:	its per-CPU state (policy->pcpu_size bytes, zeroed)
+ *
+ * Published in mpath_lun.sel with RCU; replaced whole on a policy switch.
+ */
+struct mpath_selector {
+	const struct mpath_policy *policy;
+	void __percpu		*pcpu;
 };
 
 /**
@@ -93,8 +119,9 @@ struct mpath_path_map {
  * @index:	N of mpathN, unique while the module is loaded
  * @wwid:	the VPD page 0x83 LU designator, as scsi_vpd_lun_id() formats it
  * @map:	usable lunpaths, RCU; written under mpath_shim.lock
- * @rr_cursor:	per-CPU round-robin cursor: the only state written per I/O
- *		besides the chosen path's own
+ * @sel:	the policy at work, RCU; written under mpath_shim.lock
+ * @preferred:	lunpath chosen by the administrator for preferred_path and
+ *		path_lockdown, or NULL; under mpath_shim.lock
  * @disk:	/dev/mpathN, created with the first attached lunpath; set and
  *		cleared on mpath_wq only
  * @disk_added:	@disk is live (device_add_disk() succeeded); mpath_wq only
@@ -126,7 +153,8 @@ struct mpath_lun {
 	char			wwid[MPATH_WWID_LEN];
 
 	struct mpath_path_map __rcu *map;
-	unsigned int __percpu	*rr_cursor;
+	struct mpath_selector __rcu *sel;
+	struct mpath_path	*preferred;
 	struct gendisk		*disk;
 	bool			disk_added;
 	struct bio_set		bs;
@@ -163,6 +191,14 @@ struct mpath_lun {
  * @ref:	one reference per I/O in flight on @bdev; killed on detach
  * @drained:	completed when @ref drops to zero after the kill
  * @holder_linked: bd_link_disk_holder() succeeded for @bdev
+ * @locality:	NUMA node the lunpath is local to (cell_local_rr), NUMA_NO_NODE
+ *		for none; its HBA's unless the administrator set it
+ * @locality_set: @locality was set by the administrator
+ * @weight:	share of I/O under weighted_rr, 1..MPATH_WEIGHT_MAX
+ * @nr_active:	I/Os in flight counted for load-tracking policies
+ * @active_bytes: their bytes
+ * @cost:	EWMA of the time an I/O took per KiB queued ahead of it, in
+ *		ns (service_time); 0 until measured
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  */
 struct mpath_path {
@@ -179,6 +215,13 @@ struct mpath_path {
 	struct completion	drained;
 	bool			holder_linked;
 	struct work_struct	attach_work;
+
+	int			locality;
+	bool			locality_set;
+	unsigned int		weight;
+	atomic_t		nr_active;
+	atomic64_t		active_bytes;
+	u64			cost;
 };
 
 /**
@@ -189,6 +232,10 @@ struct mpath_path {
  * @start:	bio_start_io_acct() time of @orig
  * @spent:	the clone was submitted once; it is cloned afresh before
  *		it is sent again
+ * @counted:	counted in path->nr_active and active_bytes
+ * @bytes:	size of the I/O
+ * @ahead:	bytes in flight on the path when it was sent, its own included
+ * @sent_ns:	when it was sent (counted I/O only)
  * @clone:	the bio sent to the path
  */
 struct mpath_io {
@@ -196,6 +243,10 @@ struct mpath_io {
 	struct mpath_path	*path;
 	unsigned long		start;
 	bool			spent;
+	bool			counted;
+	unsigned int		bytes;
+	u64			ahead;
+	u64			sent_ns;
 	struct bio		clone;
 };
 
@@ -246,10 +297,25 @@ void mpath_kick_requeue(struct mpath_lun *lun);
 void mpath_fail_queued(struct mpath_lun *lun);
 void mpath_nopath_work(struct work_struct *work);
 
-/* pathmap.c */
-struct mpath_path_map *mpath_path_map_alloc(unsigned int nr, gfp_t gfp);
+/* pathmap.c: pure logic, no SCSI or block plumbing */
+struct mpath_path_map *mpath_path_map_build(struct mpath_path * const *paths,
+					    unsigned int nr,
+					    struct mpath_path *preferred,
+					    const struct mpath_policy *policy,
+					    gfp_t gfp);
+bool mpath_path_map_has_usable(const struct mpath_path_map *map);
+struct mpath_selector *mpath_selector_alloc(const struct mpath_policy *policy);
+void mpath_selector_free(struct mpath_selector *sel);
+struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
+					 const struct mpath_path_map *map,
+					 int node, unsigned int bytes);
+void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead);
+
+/* lun.c */
 void mpath_lun_publish_map(struct mpath_lun *lun);
 bool mpath_lun_has_path(struct mpath_lun *lun);
+int mpath_lun_set_policy(struct mpath_lun *lun,
+			 const struct mpath_policy *policy);
 
 /* hba.c: membership counted in nr_paths, both under mpath_shim.lock */
 struct mpath_hba *mpath_hba_join(struct Scsi_Host *shost);
@@ -272,9 +338,6 @@ void mpath_path_attach_work(struct work_struct *work);
 int mpath_path_set_admin(struct mpath_path *path, const char *cmd);
 void mpath_probe_work(struct work_struct *work);
 
-/* ps-round-robin.c */
-struct mpath_path *mpath_rr_select(struct mpath_lun *lun,
-				   const struct mpath_path_map *map);
 
 /* sysfs.c */
 extern const struct kobj_type mpath_hba_ktype;
