@@ -2,7 +2,8 @@
 #
 # make            build mpath_shim.ko against the VM kernel's headers
 # make demo       set up, build, boot a VM, show one LUN over 4 paths
-# make check      set up, build (W=1, sparse), run every test, print a summary
+# make check      set up, build (W=1, sparse), KUnit, every VM test, a summary
+# make kunit      the KUnit suites on UML
 # make clean
 
 # The kernel the VM boots: Debian's newest installed linux-image-*-amd64 that
@@ -10,7 +11,7 @@
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules setup demo check clean
+.PHONY: all modules setup demo check kunit clean
 
 all: modules
 
@@ -27,6 +28,9 @@ demo: setup
 
 check: setup
 	scripts/check
+
+kunit: setup
+	scripts/kunit
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
