@@ -476,11 +476,15 @@ static void st_unmeasured_path_used_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count[0], 100);
 	KUNIT_EXPECT_EQ(test, count[1], 100);
 	KUNIT_EXPECT_EQ(test, count[2], 100);
-	/* A cheaper path wins while its queue is not longer in time. */
+	/* An unmeasured path is charged the lowest measured cost. */
 	lun->paths[1]->cost = 250;
 	atomic64_set(&lun->paths[1]->active_bytes, 3 * 4096);
 	atomic64_set(&lun->paths[0]->active_bytes, 4096);
 	atomic64_set(&lun->paths[2]->active_bytes, 4096);
+	fake_picks(test, lun, 0, 10, count);
+	KUNIT_EXPECT_EQ(test, count[2], 10);
+	/* A cheaper path wins while its queue is not longer in time. */
+	lun->paths[2]->cost = 1000;
 	fake_picks(test, lun, 0, 10, count);
 	KUNIT_EXPECT_EQ(test, count[1], 10);
 	fake_free(lun);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * least_cmd_load (HP-UX): the usable path with the fewest I/Os in flight.
- * Ties go to the first path found from a per-CPU cursor that moves on every
- * I/O, so no path is favoured.  Written per I/O: the CPU's cursor, and (by
- * the core, for MPATH_PS_TRACK_LOAD) the chosen path's nr_active.
+ * Among tied paths a per-CPU counter picks the next one in turn, so no path
+ * is favoured (starting a scan at a rotating offset would not do: the path
+ * after a run of busier ones would win more often).  Written per I/O: the
+ * CPU's counter, and (by the core, for MPATH_PS_TRACK_LOAD) the chosen
+ * path's nr_active.
  */
 
 #include <linux/atomic.h>
@@ -14,21 +16,33 @@
 static struct mpath_path *lcl_select(const struct mpath_path_map *map,
 				     struct mpath_ps_args *args)
 {
-	unsigned int *cursor = args->pcpu;
-	unsigned int i, load, best_load = UINT_MAX, start = (*cursor)++;
-	struct mpath_path *path, *best = NULL;
+	unsigned int *turn = args->pcpu;
+	unsigned int i, load, pick, ties = 0, best_load = UINT_MAX;
+	struct mpath_path *path;
 
 	for (i = 0; i < map->nr; i++) {
-		path = map->paths[(start + i) % map->nr];
+		path = map->paths[i];
 		if (!mpath_path_usable(path))
 			continue;
 		load = atomic_read(&path->nr_active);
 		if (load < best_load) {
-			best = path;
 			best_load = load;
+			ties = 0;
 		}
+		if (load == best_load)
+			ties++;
 	}
-	return best;
+	if (!ties)
+		return NULL;
+	/* Loads move under us: take the pick-th path at or below the best. */
+	pick = (*turn)++ % ties;
+	for (i = 0; i < map->nr; i++) {
+		path = map->paths[i];
+		if (mpath_path_usable(path) &&
+		    atomic_read(&path->nr_active) <= best_load && !pick--)
+			return path;
+	}
+	return NULL;
 }
 
 struct mpath_policy mpath_ps_least_cmd_load = {
