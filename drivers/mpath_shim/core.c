@@ -60,6 +60,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 
 #include <mpath_shim/mpath_shim.h>
 
@@ -117,6 +118,74 @@ module_param_named(default_policy, mpath_default_policy, charp, 0444);
 MODULE_PARM_DESC(default_policy,
 		 "Path selection policy of new LUNs: round_robin, least_cmd_load, cell_local_rr, path_lockdown, preferred_path, weighted_rr or service_time (default round_robin)");
 
+/* Set once the objects exist: parameters set at load only store values. */
+static bool mpath_ready;
+
+unsigned int mpath_max_q_depth;
+static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > MPATH_MAX_Q_DEPTH)
+		return -EINVAL;
+	WRITE_ONCE(mpath_max_q_depth, n);
+	if (READ_ONCE(mpath_ready)) {
+		mutex_lock(&mpath_shim.lock);
+		mpath_apply_depths();
+		mutex_unlock(&mpath_shim.lock);
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops mpath_max_q_depth_ops = {
+	.set	= mpath_max_q_depth_set,
+	.get	= param_get_uint,
+};
+module_param_cb(max_q_depth, &mpath_max_q_depth_ops, &mpath_max_q_depth, 0644);
+MODULE_PARM_DESC(max_q_depth,
+		 "I/Os in flight per lunpath, 1..4096, unless its LUN, the lunpath or a rule says otherwise; 0 keeps each device's own queue depth (default 0)");
+
+static char mpath_qd_rules_at_load[MPATH_QD_RULES_LEN];
+static int mpath_qd_rules_set(const char *val, const struct kernel_param *kp)
+{
+	struct mpath_qd_rule *rules;
+	int ret;
+
+	if (READ_ONCE(mpath_ready))
+		return mpath_set_qd_rules(val);
+	/* At load: check now, apply in init. */
+	rules = kcalloc(MPATH_QD_RULES_MAX, sizeof(*rules), GFP_KERNEL);
+	if (!rules)
+		return -ENOMEM;
+	ret = mpath_qd_parse_rules(val, rules, MPATH_QD_RULES_MAX);
+	kfree(rules);
+	if (ret < 0)
+		return ret;
+	strscpy(mpath_qd_rules_at_load, val, sizeof(mpath_qd_rules_at_load));
+	return 0;
+}
+
+static int mpath_qd_rules_get(char *buf, const struct kernel_param *kp)
+{
+	return mpath_show_qd_rules(buf);
+}
+
+static const struct kernel_param_ops mpath_qd_rules_ops = {
+	.set	= mpath_qd_rules_set,
+	.get	= mpath_qd_rules_get,
+};
+module_param_cb(max_q_depth_rules, &mpath_qd_rules_ops, NULL, 0644);
+MODULE_PARM_DESC(max_q_depth_rules,
+		 "max_q_depth by device: VENDOR:PRODUCT=N[,...], PRODUCT * for any; below a LUN's or lunpath's own value (default empty)");
+
+bool mpath_stats_enabled = true;
+module_param_named(stats, mpath_stats_enabled, bool, 0644);
+MODULE_PARM_DESC(stats, "Keep per-lunpath and per-LUN I/O counters (default Y)");
+
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
 struct workqueue_struct *mpath_wq;
 
@@ -158,9 +227,14 @@ static int __init mpath_shim_init(void)
 	mpath_wq = alloc_ordered_workqueue("mpath_shim", WQ_MEM_RECLAIM);
 	if (!mpath_wq)
 		goto out_policies;
+	mpath_debugfs_init();
 	ret = mpath_sysfs_init();
 	if (ret)
-		goto out_wq;
+		goto out_debugfs;
+	ret = mpath_set_qd_rules(mpath_qd_rules_at_load);
+	if (ret)
+		goto out_sysfs;
+	WRITE_ONCE(mpath_ready, true);
 	ret = mpath_discovery_init();
 	if (ret)
 		goto out_sysfs;
@@ -169,7 +243,8 @@ static int __init mpath_shim_init(void)
 
 out_sysfs:
 	mpath_sysfs_exit();
-out_wq:
+out_debugfs:
+	mpath_debugfs_exit();
 	destroy_workqueue(mpath_wq);
 out_policies:
 	mpath_policies_exit();
@@ -182,6 +257,7 @@ static void __exit mpath_shim_exit(void)
 	mpath_discovery_exit();
 	mpath_lun_exit();
 	mpath_sysfs_exit();
+	mpath_debugfs_exit();
 	destroy_workqueue(mpath_wq);
 	/* Maps freed with kfree_rcu() are gone before the module is. */
 	rcu_barrier();

@@ -4,16 +4,22 @@
  *
  * submit_bio splits the bio to the LUN's limits, starts block-layer
  * accounting, clones it from the LUN's bio_set (the front pad is struct
- * mpath_io) and sends the clone to a lunpath chosen from the RCU-published
- * path map.  Written per I/O, besides the bios themselves: the submitting
- * CPU's round-robin cursor (per CPU) and the chosen path's percpu_ref.  No
- * lock is taken and no shared counter is written.
+ * mpath_io) and sends the clone to a lunpath chosen by the LUN's policy from
+ * the RCU-published path map, holding one of that path's tags (at most
+ * max_q_depth I/Os are in flight on a path).  Written per I/O: the
+ * submitting CPU's policy state (per CPU), and on the chosen path its
+ * percpu_ref, a tag, its in-flight count and this CPU's counters.  No lock.
+ *
+ * The LUN's host queue (the requeue list) holds, first in first out, I/O
+ * that found every usable path at its queue depth, I/O that found no usable
+ * path, and I/O sent again after a path error.  While it is not empty, new
+ * I/O queues behind it: nothing overtakes a waiting I/O.  A completion that
+ * frees a tag kicks the requeue work, which sends from the head as long as
+ * tags are free.  I/O without a usable path waits up to no_path_timeout.
  *
  * A clone that fails with a path error (blk_path_error()) fails its path and
- * goes to the LUN's requeue list; the requeue work sends it again, cloned
- * afresh from the original, on another path.  Any other error ends the
- * original bio.  With no usable path, clones wait in the requeue list until
- * a path returns or the LUN's no_path_timeout expires.
+ * goes to the host queue; it is cloned afresh from the original before it
+ * is sent again.  Any other error ends the original bio.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -24,6 +30,12 @@
 
 #include <mpath_shim/mpath_shim.h>
 
+enum mpath_send {
+	MPATH_SENT,
+	MPATH_BUSY,	/* usable paths, all at their queue depth */
+	MPATH_NO_PATH,
+};
+
 static struct mpath_io *to_io(struct bio *clone)
 {
 	return container_of(clone, struct mpath_io, clone);
@@ -32,9 +44,14 @@ static struct mpath_io *to_io(struct bio *clone)
 static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 {
 	struct bio *orig = io->orig;
+	struct mpath_lun *lun = orig->bi_bdev->bd_disk->private_data;
 
-	if (status)
+	if (status) {
 		orig->bi_status = status;
+		/* An error the caller sees. */
+		if (mpath_stats_enabled)
+			this_cpu_inc(lun->stats->errors);
+	}
 	bio_end_io_acct(orig, io->start);
 	bio_put(&io->clone);
 	bio_endio(orig);
@@ -45,55 +62,92 @@ void mpath_kick_requeue(struct mpath_lun *lun)
 	kblockd_schedule_work(&lun->requeue_work);
 }
 
-static void mpath_requeue_add(struct mpath_lun *lun, struct mpath_io *io)
+/* Put @io in the host queue, at the tail or back at the head. */
+static void mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io, bool head)
 {
+	u64 now = ktime_get_ns();
 	unsigned long flags;
 
 	spin_lock_irqsave(&lun->requeue_lock, flags);
-	bio_list_add(&lun->requeue_list, &io->clone);
+	if (head) {
+		bio_list_add_head(&lun->requeue_list, &io->clone);
+	} else {
+		bio_list_add(&lun->requeue_list, &io->clone);
+		if (!io->queued_ns) {
+			io->queued_ns = now;
+			lun->hq_waits++;
+		}
+	}
+	WRITE_ONCE(lun->hq_len, lun->hq_len + 1);
+	mpath_qlen_change(&lun->hq, now, 1);
 	spin_unlock_irqrestore(&lun->requeue_lock, flags);
 }
 
-/* Undo the load accounting of a counted I/O, and learn from its time. */
-static void mpath_io_uncount(struct mpath_io *io, struct mpath_path *path,
-			     blk_status_t status)
+static struct mpath_io *mpath_hq_pop(struct mpath_lun *lun)
 {
-	atomic_dec(&path->nr_active);
-	atomic64_sub(io->bytes, &path->active_bytes);
-	if (!status)
-		mpath_path_cost_update(path, ktime_get_ns() - io->sent_ns,
-				       io->ahead);
+	struct mpath_io *io = NULL;
+	struct bio *clone;
+
+	spin_lock_irq(&lun->requeue_lock);
+	clone = bio_list_pop(&lun->requeue_list);
+	if (clone) {
+		io = to_io(clone);
+		WRITE_ONCE(lun->hq_len, lun->hq_len - 1);
+		mpath_qlen_change(&lun->hq, ktime_get_ns(), -1);
+	}
+	spin_unlock_irq(&lun->requeue_lock);
+	return io;
 }
 
-static void mpath_clone_end_io(struct bio *clone)
+/* @io leaves the host queue for a path: count its wait. */
+static void mpath_hq_waited(struct mpath_lun *lun, struct mpath_io *io)
 {
-	struct mpath_io *io = to_io(clone);
-	struct mpath_path *path = io->path;
-	struct mpath_lun *lun = path->lun;
-	blk_status_t status = clone->bi_status;
+	u64 now = ktime_get_ns();
 
-	if (io->counted)
-		mpath_io_uncount(io, path, status);
-	if (unlikely(status) && blk_path_error(status)) {
-		/* Queue it while our path reference keeps the LUN alive. */
-		mpath_path_fail(path);
-		io->path = NULL;
-		mpath_requeue_add(lun, io);
-		mpath_kick_requeue(lun);
-		percpu_ref_put(&path->ref);
+	if (!io->queued_ns)
 		return;
-	}
-	mpath_io_end(io, status);
-	percpu_ref_put(&path->ref);
+	spin_lock_irq(&lun->requeue_lock);
+	lun->hq_wait_ns += now - io->queued_ns;
+	spin_unlock_irq(&lun->requeue_lock);
+	io->queued_ns = 0;
+}
+
+/* Take a tag of @path; count the I/O in flight on it. */
+static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
+{
+	unsigned int active;
+
+	io->tag = __sbitmap_queue_get(&path->tags);
+	if (io->tag < 0)
+		return false;
+	active = atomic_inc_return(&path->nr_active);
+	if (active == 1)
+		WRITE_ONCE(path->busy_since, ktime_get_ns());
+	if (unlikely(active > READ_ONCE(path->max_outstanding)))
+		WRITE_ONCE(path->max_outstanding, active);
+	return true;
+}
+
+static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
+			       u64 now)
+{
+	if (!atomic_dec_return(&path->nr_active) && mpath_stats_enabled)
+		this_cpu_add(path->stats->busy_ns,
+			     now - READ_ONCE(path->busy_since));
+	sbitmap_queue_clear(&path->tags, io->tag, raw_smp_processor_id());
 }
 
 /*
- * A usable path of @lun for @io, chosen by the LUN's policy, with a
- * reference on its ref; NULL if there is none.
+ * Choose a usable path of @lun for @io with the LUN's policy and take a
+ * reference on its ref and one of its tags.  When the policy's choice is at
+ * its queue depth, any usable path with a free tag will do (unless the
+ * policy has no failover).
  */
-static struct mpath_path *mpath_get_path(struct mpath_lun *lun,
-					 struct mpath_io *io)
+static enum mpath_send mpath_get_path(struct mpath_lun *lun,
+				      struct mpath_io *io,
+				      struct mpath_path **pathp)
 {
+	enum mpath_send ret = MPATH_NO_PATH;
 	struct mpath_selector *sel;
 	struct mpath_path_map *map;
 	struct mpath_path *path;
@@ -103,54 +157,45 @@ static struct mpath_path *mpath_get_path(struct mpath_lun *lun,
 	map = rcu_dereference(lun->map);
 	sel = rcu_dereference(lun->sel);
 	if (!map || !map->nr)
-		goto none;
+		goto out;
 	path = mpath_selector_select(sel, map, numa_node_id(), io->bytes);
-	if (path && percpu_ref_tryget_live(&path->ref))
-		goto found;
+	if (path && percpu_ref_tryget_live(&path->ref)) {
+		ret = MPATH_BUSY;
+		if (mpath_path_get_tag(path, io))
+			goto found;
+		percpu_ref_put(&path->ref);
+	}
 	if (sel->policy->flags & MPATH_PS_NO_FAILOVER)
-		goto none;
-	/* The choice went bad under us (failing or leaving): take any. */
+		goto out;
 	for (i = 0; i < map->nr; i++) {
 		path = map->paths[i];
-		if (mpath_path_usable(path) && percpu_ref_tryget_live(&path->ref))
+		if (!mpath_path_usable(path) || !percpu_ref_tryget_live(&path->ref))
+			continue;
+		ret = MPATH_BUSY;
+		if (mpath_path_get_tag(path, io))
 			goto found;
+		percpu_ref_put(&path->ref);
 	}
-none:
+out:
 	rcu_read_unlock();
-	return NULL;
+	return ret;
 found:
 	io->counted = sel->policy->flags & MPATH_PS_TRACK_LOAD;
 	rcu_read_unlock();
-	if (io->counted) {
-		atomic_inc(&path->nr_active);
+	if (io->counted)
 		io->ahead = atomic64_add_return(io->bytes, &path->active_bytes);
-		io->sent_ns = ktime_get_ns();
-	}
-	return path;
+	*pathp = path;
+	return MPATH_SENT;
 }
 
-/* No usable path: hold the I/O, or fail it if the LUN gave up waiting. */
-static void mpath_hold_io(struct mpath_lun *lun, struct mpath_io *io)
-{
-	if (READ_ONCE(lun->nopath_expired) || !READ_ONCE(lun->no_path_timeout)) {
-		mpath_io_end(io, BLK_STS_IOERR);
-		return;
-	}
-	mpath_requeue_add(lun, io);
-	/* A path may have been published since we looked: do not strand it. */
-	if (mpath_lun_has_path(lun))
-		mpath_kick_requeue(lun);
-}
+static void mpath_clone_end_io(struct bio *clone);
 
-static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
+/* Send @io to @path, whose reference and tag it holds. */
+static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
+		       struct mpath_path *path)
 {
-	struct mpath_path *path = mpath_get_path(lun, io);
 	struct bio *clone;
 
-	if (unlikely(!path)) {
-		mpath_hold_io(lun, io);
-		return;
-	}
 	if (unlikely(io->spent)) {
 		/* A clone is sent once; send a fresh one. */
 		struct mpath_io *old = io;
@@ -158,7 +203,8 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 		clone = bio_alloc_clone(path->bdev, old->orig, GFP_NOIO, &lun->bs);
 		if (unlikely(!clone)) {
 			if (old->counted)
-				mpath_io_uncount(old, path, BLK_STS_RESOURCE);
+				atomic64_sub(old->bytes, &path->active_bytes);
+			mpath_path_put_tag(path, old, ktime_get_ns());
 			percpu_ref_put(&path->ref);
 			mpath_io_end(old, BLK_STS_RESOURCE);
 			return;
@@ -167,9 +213,10 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 		io->orig = old->orig;
 		io->start = old->start;
 		io->counted = old->counted;
+		io->tag = old->tag;
 		io->bytes = old->bytes;
 		io->ahead = old->ahead;
-		io->sent_ns = old->sent_ns;
+		io->queued_ns = 0;
 		bio_put(&old->clone);
 	} else {
 		clone = &io->clone;
@@ -177,11 +224,108 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 	}
 	io->path = path;
 	io->spent = true;
+	io->sent_ns = ktime_get_ns();
 	clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
 	clone->bi_end_io = mpath_clone_end_io;
 	trace_block_bio_remap(clone, disk_devt(lun->disk),
 			      io->orig->bi_iter.bi_sector);
 	submit_bio_noacct(clone);
+}
+
+static enum mpath_send mpath_try_send(struct mpath_lun *lun,
+				      struct mpath_io *io)
+{
+	struct mpath_path *path;
+	enum mpath_send ret = mpath_get_path(lun, io, &path);
+
+	if (ret == MPATH_SENT) {
+		mpath_hq_waited(lun, io);
+		mpath_send(lun, io, path);
+	}
+	return ret;
+}
+
+/* The LUN gave up waiting for a path: I/O without one fails. */
+static bool mpath_no_path_fails(struct mpath_lun *lun)
+{
+	return READ_ONCE(lun->nopath_expired) || !READ_ONCE(lun->no_path_timeout);
+}
+
+static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
+{
+	enum mpath_send ret;
+
+	/* Nothing overtakes I/O waiting in the host queue. */
+	if (likely(!READ_ONCE(lun->hq_len))) {
+		ret = mpath_try_send(lun, io);
+		if (likely(ret == MPATH_SENT))
+			return;
+		if (ret == MPATH_NO_PATH && mpath_no_path_fails(lun)) {
+			mpath_io_end(io, BLK_STS_IOERR);
+			return;
+		}
+	}
+	mpath_hq_add(lun, io, false);
+	/* A tag or a path may have come free since we looked. */
+	mpath_kick_requeue(lun);
+}
+
+static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
+			  struct mpath_io *io, blk_status_t status, u64 now)
+{
+	int rw = op_is_write(bio_op(io->orig));
+	u64 ns = now - io->sent_ns;
+
+	if (!mpath_stats_enabled)
+		return;
+	this_cpu_add(path->stats->service_ns, ns);
+	this_cpu_add(lun->stats->service_ns, ns);
+	if (status) {
+		this_cpu_inc(path->stats->errors);
+		return;
+	}
+	this_cpu_inc(path->stats->ios[rw]);
+	this_cpu_add(path->stats->bytes[rw], io->bytes);
+	this_cpu_inc(lun->stats->ios[rw]);
+	this_cpu_add(lun->stats->bytes[rw], io->bytes);
+	mpath_lat_account(lun->lat, rw, ns);
+}
+
+static void mpath_clone_end_io(struct bio *clone)
+{
+	struct mpath_io *io = to_io(clone);
+	struct mpath_path *path = io->path;
+	struct mpath_lun *lun = path->lun;
+	blk_status_t status = clone->bi_status;
+	u64 now = ktime_get_ns();
+
+	if (io->counted) {
+		atomic64_sub(io->bytes, &path->active_bytes);
+		if (!status)
+			mpath_path_cost_update(path, now - io->sent_ns, io->ahead);
+	}
+	mpath_account(path, lun, io, status, now);
+	mpath_path_put_tag(path, io, now);
+
+	if (unlikely(status) && blk_path_error(status)) {
+		/* Queue it while our path reference keeps the LUN alive. */
+		mpath_path_fail(path);
+		if (mpath_stats_enabled) {
+			this_cpu_inc(path->stats->failovers);
+			this_cpu_inc(lun->stats->failovers);
+		}
+		io->path = NULL;
+		mpath_hq_add(lun, io, false);
+		mpath_kick_requeue(lun);
+		percpu_ref_put(&path->ref);
+		return;
+	}
+	/* The tag is free: if I/O waits for one, send it (ordered after). */
+	smp_mb();
+	if (READ_ONCE(lun->hq_len))
+		mpath_kick_requeue(lun);
+	mpath_io_end(io, status);
+	percpu_ref_put(&path->ref);
 }
 
 void mpath_submit_bio(struct bio *bio)
@@ -204,40 +348,44 @@ void mpath_submit_bio(struct bio *bio)
 	io->path = NULL;
 	io->spent = false;
 	io->counted = false;
+	io->queued_ns = 0;
 	io->bytes = bio->bi_iter.bi_size;
 	io->start = bio_start_io_acct(bio);
 	mpath_dispatch(lun, io);
 }
 
+/* Send from the head of the host queue while tags and paths allow. */
 void mpath_requeue_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(work, struct mpath_lun,
 					     requeue_work);
-	struct bio_list list;
-	struct bio *clone;
+	enum mpath_send ret;
+	struct mpath_io *io;
 
-	spin_lock_irq(&lun->requeue_lock);
-	list = lun->requeue_list;
-	bio_list_init(&lun->requeue_list);
-	spin_unlock_irq(&lun->requeue_lock);
-
-	while ((clone = bio_list_pop(&list)))
-		mpath_dispatch(lun, to_io(clone));
+	while ((io = mpath_hq_pop(lun))) {
+		ret = mpath_try_send(lun, io);
+		if (ret == MPATH_SENT)
+			continue;
+		if (ret == MPATH_NO_PATH && mpath_no_path_fails(lun)) {
+			mpath_hq_waited(lun, io);
+			mpath_io_end(io, BLK_STS_IOERR);
+			continue;
+		}
+		/* Still waiting: back to the head; a completion kicks us. */
+		mpath_hq_add(lun, io, true);
+		break;
+	}
 }
 
-/* End every held I/O with an error. */
+/* End every I/O in the host queue with an error. */
 void mpath_fail_queued(struct mpath_lun *lun)
 {
-	struct bio_list list;
-	struct bio *clone;
+	struct mpath_io *io;
 
-	spin_lock_irq(&lun->requeue_lock);
-	list = lun->requeue_list;
-	bio_list_init(&lun->requeue_list);
-	spin_unlock_irq(&lun->requeue_lock);
-
-	while ((clone = bio_list_pop(&list)))
-		mpath_io_end(to_io(clone), BLK_STS_IOERR);
+	while ((io = mpath_hq_pop(lun))) {
+		mpath_hq_waited(lun, io);
+		mpath_io_end(io, BLK_STS_IOERR);
+	}
 }
 
 /* The LUN has had no usable path for no_path_timeout seconds. */
@@ -258,7 +406,8 @@ void mpath_nopath_work(struct work_struct *work)
 
 	pr_warn("mpath%d: no usable path for %d s: failing I/O\n", lun->index,
 		READ_ONCE(lun->no_path_timeout));
-	mpath_fail_queued(lun);
+	/* Kick rather than fail all: I/O waiting for a tag stays. */
+	mpath_kick_requeue(lun);
 	if (remove)
 		queue_work(mpath_wq, &lun->remove_work);
 }

@@ -10,6 +10,8 @@
 
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
 
 #include <mpath_shim/mpath_shim.h>
 
@@ -91,6 +93,12 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 		goto out_put;
 	}
 	RCU_INIT_POINTER(lun->sel, sel);
+	lun->stats = alloc_percpu(struct mpath_stats);
+	lun->lat = alloc_percpu(struct mpath_lat);
+	if (!lun->stats || !lun->lat) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
 	ret = mpath_disk_alloc(lun);
 	if (ret)
 		goto out_put;
@@ -105,6 +113,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 
 	lun->nr_paths = 1;
 	list_add_tail(&lun->node, &mpath_shim.luns);
+	mpath_debugfs_lun_add(lun);
 	kobject_uevent(&lun->kobj, KOBJ_ADD);
 	queue_delayed_work(system_wq, &lun->probe_work,
 			   READ_ONCE(mpath_path_probe_interval) * HZ);
@@ -133,6 +142,96 @@ void mpath_lun_leave(struct mpath_lun *lun)
 	pr_info("mpath%d: last lunpath gone\n", lun->index);
 	if (!lun->disk_added || READ_ONCE(lun->nopath_expired))
 		queue_work(mpath_wq, &lun->remove_work);
+}
+
+/* max_q_depth rules, set by the module parameter; under mpath_shim.lock */
+static struct mpath_qd_rule mpath_qd_rules[MPATH_QD_RULES_MAX];
+static unsigned int mpath_qd_nr_rules;
+
+/*
+ * Give @path its effective max_q_depth: its tags and its SCSI device's queue
+ * depth both become that value, or what the device accepted if it capped it.
+ */
+void mpath_path_apply_depth(struct mpath_path *path)
+{
+	struct scsi_host_template *sht = path->sdev->host->hostt;
+	struct mpath_lun *lun = path->lun;
+	unsigned int depth, rule;
+	int ret;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	rule = mpath_qd_rule_depth(mpath_qd_rules, mpath_qd_nr_rules,
+				   path->vendor, path->model);
+	depth = mpath_qd_resolve(path->max_q_depth, lun->max_q_depth, rule,
+				 READ_ONCE(mpath_max_q_depth),
+				 path->device_depth, path->depth_cap,
+				 &path->depth_source);
+	if (path->sdev->queue_depth != depth) {
+		/* As a write to the device's queue_depth in sysfs does. */
+		if (sht->change_queue_depth)
+			ret = sht->change_queue_depth(path->sdev, depth);
+		else
+			ret = scsi_change_queue_depth(path->sdev, depth);
+		if (ret > 0 && ret < depth)
+			depth = ret;
+	}
+	/* No ramping up past it (track_queue_depth hosts). */
+	path->sdev->max_queue_depth = path->sdev->queue_depth;
+	if (depth != path->depth) {
+		/* The tags were allocated for depth_cap: this only moves the limit. */
+		sbitmap_queue_resize(&path->tags, depth);
+		path->depth = depth;
+	}
+}
+
+/* Apply max_q_depth everywhere, after a global or rule change. */
+void mpath_apply_depths(void)
+{
+	struct mpath_path *path;
+	struct mpath_lun *lun;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(lun, &mpath_shim.luns, node)
+		list_for_each_entry(path, &lun->paths, lun_node)
+			mpath_path_apply_depth(path);
+}
+
+int mpath_set_qd_rules(const char *buf)
+{
+	struct mpath_qd_rule *rules;
+	int nr;
+
+	rules = kcalloc(MPATH_QD_RULES_MAX, sizeof(*rules), GFP_KERNEL);
+	if (!rules)
+		return -ENOMEM;
+	nr = mpath_qd_parse_rules(buf, rules, MPATH_QD_RULES_MAX);
+	if (nr >= 0) {
+		mutex_lock(&mpath_shim.lock);
+		memcpy(mpath_qd_rules, rules, sizeof(*rules) * nr);
+		mpath_qd_nr_rules = nr;
+		mpath_apply_depths();
+		mutex_unlock(&mpath_shim.lock);
+	}
+	kfree(rules);
+	return nr < 0 ? nr : 0;
+}
+
+ssize_t mpath_show_qd_rules(char *buf)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	mutex_lock(&mpath_shim.lock);
+	for (i = 0; i < mpath_qd_nr_rules; i++)
+		len += scnprintf(buf + len, PAGE_SIZE - len, "%s%s:%s=%u",
+				 i ? "," : "", mpath_qd_rules[i].vendor,
+				 mpath_qd_rules[i].product,
+				 mpath_qd_rules[i].depth);
+	mutex_unlock(&mpath_shim.lock);
+	len += scnprintf(buf + len, PAGE_SIZE - len, "\n");
+	return len;
 }
 
 /*
@@ -259,6 +358,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 	mpath_fail_queued(lun);
 	cancel_work_sync(&lun->scan_work);
 	mpath_disk_remove(lun);
+	mpath_debugfs_lun_remove(lun);
 	kobject_put(lun->paths_kobj);
 	kobject_del(&lun->kobj);
 

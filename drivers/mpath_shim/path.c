@@ -167,6 +167,20 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	/* Failed until its disk is attached. */
 	path->state = MPATH_PATH_FAILED;
 	path->weight = 1;
+	memcpy(path->vendor, sdev->vendor, 8);
+	memcpy(path->model, sdev->model, 16);
+	path->device_depth = sdev->queue_depth;
+	path->depth_cap = clamp(sdev->host->can_queue, 1, MPATH_MAX_Q_DEPTH);
+	path->stats = alloc_percpu(struct mpath_stats);
+	if (!path->stats) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	ret = sbitmap_queue_init_node(&path->tags, path->depth_cap, -1, false,
+				      GFP_KERNEL, NUMA_NO_NODE);
+	if (ret)
+		goto out_put;
+	path->depth = path->depth_cap;
 	snprintf(path->hctl, sizeof(path->hctl), "%u:%u:%u:%llu",
 		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
 
@@ -186,6 +200,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	path->lun = lun;
 	kobject_get(&lun->kobj);
 	path->locality = hba->numa_node;
+	mpath_path_apply_depth(path);
 
 	ret = kobject_add(&path->kobj, lun->paths_kobj, "%s", path->hctl);
 	if (ret)
@@ -219,6 +234,7 @@ out_hba:
 	mpath_hba_leave(hba);
 out_unlock:
 	mutex_unlock(&mpath_shim.lock);
+out_put:
 	kobject_put(&path->kobj);
 	return ret;
 }

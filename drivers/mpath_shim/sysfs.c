@@ -9,6 +9,7 @@
  * with rtnl), so it never waits for the lock while pinning its object.
  */
 
+#include <linux/ktime.h>
 #include <linux/nodemask.h>
 #include <linux/numa.h>
 #include <linux/sched/signal.h>
@@ -136,11 +137,137 @@ static ssize_t preferred_path_store(struct kobject *kobj,
 static struct kobj_attribute lun_preferred_path_attr =
 	__ATTR_RW_MODE(preferred_path, 0644);
 
+/* "none" (0) or 1 .. MPATH_MAX_Q_DEPTH */
+static int mpath_parse_depth(const char *buf, unsigned int *depth)
+{
+	int ret;
+
+	if (sysfs_streq(buf, "none")) {
+		*depth = 0;
+		return 0;
+	}
+	ret = kstrtouint(buf, 0, depth);
+	if (ret)
+		return ret;
+	return *depth < 1 || *depth > MPATH_MAX_Q_DEPTH ? -EINVAL : 0;
+}
+
+static ssize_t lun_max_q_depth_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	unsigned int depth = READ_ONCE(to_lun(kobj)->max_q_depth);
+
+	return depth ? sysfs_emit(buf, "%u\n", depth) : sysfs_emit(buf, "none\n");
+}
+
+/* "none" clears; otherwise 1 .. the smallest can_queue of the LUN's paths. */
+static ssize_t lun_max_q_depth_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	struct mpath_path *path;
+	unsigned int depth;
+	int ret;
+
+	ret = mpath_parse_depth(buf, &depth);
+	if (ret)
+		return ret;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (depth > path->depth_cap) {
+			mutex_unlock(&mpath_shim.lock);
+			return -EINVAL;
+		}
+	}
+	WRITE_ONCE(lun->max_q_depth, depth);
+	list_for_each_entry(path, &lun->paths, lun_node)
+		mpath_path_apply_depth(path);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute lun_max_q_depth_attr =
+	__ATTR(max_q_depth, 0644, lun_max_q_depth_show, lun_max_q_depth_store);
+
+static ssize_t host_queue_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_lun(kobj)->hq_len));
+}
+static struct kobj_attribute lun_host_queue_attr = __ATTR_RO(host_queue);
+
+/* Documentation/ABI/testing/sysfs-mpath_shim gives the fields. */
+static ssize_t lun_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	u64 now = ktime_get_ns(), waits, wait_ns, integral;
+	unsigned int max, len;
+	struct mpath_stats st;
+
+	mpath_stats_sum(lun->stats, &st);
+	spin_lock_irq(&lun->requeue_lock);
+	waits = lun->hq_waits;
+	wait_ns = lun->hq_wait_ns;
+	integral = mpath_qlen_integral(&lun->hq, now);
+	max = lun->hq.max;
+	len = lun->hq_len;
+	spin_unlock_irq(&lun->requeue_lock);
+	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %u %u\n",
+			  st.ios[0], st.ios[1], st.bytes[0], st.bytes[1],
+			  st.errors, st.failovers, st.service_ns, integral,
+			  wait_ns, waits, max, len);
+}
+static struct kobj_attribute lun_stat_attr =
+	__ATTR(stat, 0444, lun_stat_show, NULL);
+
+/* Writing 1 zeroes the counters (HP-UX scsimgr clear_stat). */
+static int mpath_parse_reset(const char *buf)
+{
+	bool reset;
+	int ret = kstrtobool(buf, &reset);
+
+	return ret ?: (reset ? 0 : -EINVAL);
+}
+
+static void mpath_path_reset_stats(struct mpath_path *path)
+{
+	mpath_stats_reset(path->stats);
+	WRITE_ONCE(path->max_outstanding, atomic_read(&path->nr_active));
+}
+
+static ssize_t lun_reset_stats_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	int ret = mpath_parse_reset(buf);
+
+	if (ret)
+		return ret;
+	mpath_stats_reset(lun->stats);
+	mpath_lat_reset(lun->lat);
+	spin_lock_irq(&lun->requeue_lock);
+	lun->hq_waits = 0;
+	lun->hq_wait_ns = 0;
+	lun->hq.integral = 0;
+	lun->hq.max = lun->hq.len;
+	spin_unlock_irq(&lun->requeue_lock);
+	return count;
+}
+static struct kobj_attribute lun_reset_stats_attr =
+	__ATTR(reset_stats, 0200, NULL, lun_reset_stats_store);
+
 static struct attribute *mpath_lun_attrs[] = {
+	&lun_reset_stats_attr.attr,
 	&lun_wwid_attr.attr,
 	&lun_no_path_timeout_attr.attr,
 	&lun_policy_attr.attr,
 	&lun_preferred_path_attr.attr,
+	&lun_max_q_depth_attr.attr,
+	&lun_host_queue_attr.attr,
+	&lun_stat_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mpath_lun);
@@ -153,6 +280,8 @@ static void mpath_lun_release(struct kobject *kobj)
 		mpath_disk_free(lun);
 	/* No reader is left: the disk is gone and so are the paths. */
 	mpath_selector_free(rcu_dereference_protected(lun->sel, 1));
+	free_percpu(lun->stats);
+	free_percpu(lun->lat);
 	kfree(lun);
 }
 
@@ -264,11 +393,98 @@ static ssize_t weight_store(struct kobject *kobj, struct kobj_attribute *attr,
 }
 static struct kobj_attribute path_weight_attr = __ATTR_RW_MODE(weight, 0644);
 
+static ssize_t path_max_q_depth_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_path(kobj)->depth));
+}
+
+/* "none" clears the lunpath's own value; otherwise 1 .. its can_queue. */
+static ssize_t path_max_q_depth_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct mpath_path *path = to_path(kobj);
+	unsigned int depth;
+	int ret;
+
+	ret = mpath_parse_depth(buf, &depth);
+	if (ret)
+		return ret;
+	if (depth > path->depth_cap)
+		return -EINVAL;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	path->max_q_depth = depth;
+	if (path->state != MPATH_PATH_REMOVING)
+		mpath_path_apply_depth(path);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute path_max_q_depth_attr =
+	__ATTR(max_q_depth, 0644, path_max_q_depth_show, path_max_q_depth_store);
+
+static ssize_t max_q_depth_source_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  mpath_qd_source_name(READ_ONCE(to_path(kobj)->depth_source)));
+}
+static struct kobj_attribute path_max_q_depth_source_attr =
+	__ATTR_RO(max_q_depth_source);
+
+static ssize_t inflight_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&to_path(kobj)->nr_active));
+}
+static struct kobj_attribute path_inflight_attr = __ATTR_RO(inflight);
+
+static ssize_t path_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	struct mpath_path *path = to_path(kobj);
+	int active = atomic_read(&path->nr_active);
+	struct mpath_stats st;
+	u64 busy;
+
+	mpath_stats_sum(path->stats, &st);
+	busy = st.busy_ns;
+	/* The current busy period counts too. */
+	if (active)
+		busy += ktime_get_ns() - READ_ONCE(path->busy_since);
+	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %d\n",
+			  st.ios[0], st.ios[1], st.bytes[0], st.bytes[1],
+			  st.errors, st.failovers, busy, st.service_ns,
+			  READ_ONCE(path->max_outstanding), active);
+}
+static struct kobj_attribute path_stat_attr =
+	__ATTR(stat, 0444, path_stat_show, NULL);
+
+static ssize_t path_reset_stats_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	int ret = mpath_parse_reset(buf);
+
+	if (ret)
+		return ret;
+	mpath_path_reset_stats(to_path(kobj));
+	return count;
+}
+static struct kobj_attribute path_reset_stats_attr =
+	__ATTR(reset_stats, 0200, NULL, path_reset_stats_store);
+
 static struct attribute *mpath_path_attrs[] = {
+	&path_reset_stats_attr.attr,
 	&path_hctl_attr.attr,
 	&path_state_attr.attr,
 	&path_locality_attr.attr,
 	&path_weight_attr.attr,
+	&path_max_q_depth_attr.attr,
+	&path_max_q_depth_source_attr.attr,
+	&path_inflight_attr.attr,
+	&path_stat_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mpath_path);
@@ -282,6 +498,9 @@ static void mpath_path_release(struct kobject *kobj)
 	if (path->hba)
 		kobject_put(&path->hba->kobj);
 	put_device(&path->sdev->sdev_gendev);
+	if (path->depth)
+		sbitmap_queue_free(&path->tags);
+	free_percpu(path->stats);
 	kfree(path);
 }
 
@@ -320,7 +539,75 @@ static ssize_t hba_numa_node_show(struct kobject *kobj,
 static struct kobj_attribute hba_numa_node_attr =
 	__ATTR(numa_node, 0444, hba_numa_node_show, NULL);
 
+/* An HBA's figures are the sum of its lunpaths' (fields as a lunpath's). */
+static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct mpath_hba *hba = to_hba(kobj);
+	struct mpath_stats sum = { }, st;
+	unsigned int max = 0, i;
+	struct mpath_path *path;
+	struct mpath_lun *lun;
+	int active = 0;
+	u64 now = ktime_get_ns();
+
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	list_for_each_entry(lun, &mpath_shim.luns, node) {
+		list_for_each_entry(path, &lun->paths, lun_node) {
+			if (path->hba != hba)
+				continue;
+			mpath_stats_sum(path->stats, &st);
+			for (i = 0; i < 2; i++) {
+				sum.ios[i] += st.ios[i];
+				sum.bytes[i] += st.bytes[i];
+			}
+			sum.errors += st.errors;
+			sum.failovers += st.failovers;
+			sum.service_ns += st.service_ns;
+			/* busy: the HBA is busy while any of its paths is */
+			sum.busy_ns = max(sum.busy_ns, st.busy_ns +
+					  (atomic_read(&path->nr_active) ?
+					   now - READ_ONCE(path->busy_since) : 0));
+			max += READ_ONCE(path->max_outstanding);
+			active += atomic_read(&path->nr_active);
+		}
+	}
+	mutex_unlock(&mpath_shim.lock);
+	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %d\n",
+			  sum.ios[0], sum.ios[1], sum.bytes[0], sum.bytes[1],
+			  sum.errors, sum.failovers, sum.busy_ns,
+			  sum.service_ns, max, active);
+}
+static struct kobj_attribute hba_stat_attr =
+	__ATTR(stat, 0444, hba_stat_show, NULL);
+
+static ssize_t hba_reset_stats_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct mpath_hba *hba = to_hba(kobj);
+	struct mpath_path *path;
+	struct mpath_lun *lun;
+	int ret = mpath_parse_reset(buf);
+
+	if (ret)
+		return ret;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	list_for_each_entry(lun, &mpath_shim.luns, node)
+		list_for_each_entry(path, &lun->paths, lun_node)
+			if (path->hba == hba)
+				mpath_path_reset_stats(path);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute hba_reset_stats_attr =
+	__ATTR(reset_stats, 0200, NULL, hba_reset_stats_store);
+
 static struct attribute *mpath_hba_attrs[] = {
+	&hba_stat_attr.attr,
+	&hba_reset_stats_attr.attr,
 	&hba_host_no_attr.attr,
 	&hba_driver_attr.attr,
 	&hba_numa_node_attr.attr,

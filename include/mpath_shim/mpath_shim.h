@@ -15,13 +15,16 @@
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/rcupdate.h>
+#include <linux/sbitmap.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include <mpath_shim/policy.h>
+#include <mpath_shim/qdepth.h>
 
 struct block_device;
+struct dentry;
 struct gendisk;
 struct scsi_device;
 struct Scsi_Host;
@@ -35,6 +38,8 @@ struct mpath_path;
 extern int mpath_no_path_timeout;
 extern unsigned int mpath_path_probe_interval;
 extern char *mpath_default_policy;
+extern unsigned int mpath_max_q_depth;
+extern bool mpath_stats_enabled;
 
 /* Range of a lunpath's weight (weighted_rr) */
 #define MPATH_WEIGHT_MAX	1000
@@ -74,6 +79,36 @@ struct mpath_hba {
 	unsigned int		nr_paths;
 	char			proc_name[32];
 	int			numa_node;
+};
+
+/**
+ * struct mpath_stats - counters of a lunpath or a LUN, one set per CPU
+ * @ios:	I/Os completed, [0] reads and [1] writes
+ * @bytes:	their bytes
+ * @service_ns:	time I/Os spent on the path, send to completion: the
+ *		integral of the service queue length (Little's law)
+ * @errors:	I/Os completed with an error
+ * @failovers:	I/Os sent again on another path after a path error
+ * @busy_ns:	time with at least one I/O outstanding (lunpaths)
+ */
+struct mpath_stats {
+	u64	ios[2];
+	u64	bytes[2];
+	u64	service_ns;
+	u64	errors;
+	u64	failovers;
+	u64	busy_ns;
+};
+
+/* Latency histogram: bucket b counts I/Os of [2^(b-1), 2^b) us */
+#define MPATH_LAT_BUCKETS	24
+
+/**
+ * struct mpath_lat - read [0] and write [1] latency histograms, per CPU
+ * @hist:	I/Os completed per log2 bucket of microseconds
+ */
+struct mpath_lat {
+	u64	hist[2][MPATH_LAT_BUCKETS];
 };
 
 /**
@@ -142,6 +177,17 @@ struct mpath_selector {
  *		returns; written under mpath_shim.lock or by @nopath_work
  * @had_path:	@map had a path when last published; under mpath_shim.lock
  * @dying:	being torn down; under mpath_shim.lock
+ * @hq_len:	length of the requeue list, the host queue: I/O waiting for a
+ *		path tag or a usable path; written under @requeue_lock, read
+ *		locklessly so that new I/O never overtakes waiting I/O
+ * @hq:		its length over time, under @requeue_lock
+ * @hq_waits:	I/Os that had to wait in it, under @requeue_lock
+ * @hq_wait_ns:	their time in it, under @requeue_lock
+ * @max_q_depth: depth for this LUN's lunpaths, 0 for none; under
+ *		mpath_shim.lock
+ * @stats:	the LUN's counters, per CPU
+ * @lat:	its latency histograms, per CPU
+ * @debugfs:	its debugfs directory
  */
 struct mpath_lun {
 	struct kobject		kobj;
@@ -172,6 +218,15 @@ struct mpath_lun {
 	bool			nopath_expired;
 	bool			had_path;
 	bool			dying;
+
+	unsigned int		hq_len;
+	struct mpath_qlen	hq;
+	u64			hq_waits;
+	u64			hq_wait_ns;
+	unsigned int		max_q_depth;
+	struct mpath_stats __percpu *stats;
+	struct mpath_lat __percpu *lat;
+	struct dentry		*debugfs;
 };
 
 /**
@@ -195,10 +250,22 @@ struct mpath_lun {
  *		for none; its HBA's unless the administrator set it
  * @locality_set: @locality was set by the administrator
  * @weight:	share of I/O under weighted_rr, 1..MPATH_WEIGHT_MAX
- * @nr_active:	I/Os in flight counted for load-tracking policies
- * @active_bytes: their bytes
+ * @nr_active:	I/Os in flight on the path (tags in use)
+ * @active_bytes: their bytes, counted for load-tracking policies
  * @cost:	EWMA of the time an I/O took per KiB queued ahead of it, in
  *		ns (service_time); 0 until measured
+ * @tags:	one tag per I/O in flight: at most @depth (max_q_depth);
+ *		allocated for @depth_cap so that resizing never allocates
+ * @max_q_depth: set on this lunpath, 0 for none; under mpath_shim.lock
+ * @depth:	the effective max_q_depth; under mpath_shim.lock
+ * @depth_cap:	the largest allowed: the host's can_queue, at most 4096
+ * @device_depth: the device's queue depth when the path was found
+ * @depth_source: where @depth comes from
+ * @vendor:	INQUIRY vendor, for max_q_depth rules
+ * @model:	INQUIRY product
+ * @max_outstanding: most I/Os seen in flight at once
+ * @busy_since:	when @nr_active last went from 0 to 1
+ * @stats:	the lunpath's counters, per CPU
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  */
 struct mpath_path {
@@ -222,6 +289,18 @@ struct mpath_path {
 	atomic_t		nr_active;
 	atomic64_t		active_bytes;
 	u64			cost;
+
+	struct sbitmap_queue	tags;
+	unsigned int		max_q_depth;
+	unsigned int		depth;
+	unsigned int		depth_cap;
+	unsigned int		device_depth;
+	enum mpath_qd_source	depth_source;
+	char			vendor[9];
+	char			model[17];
+	unsigned int		max_outstanding;
+	u64			busy_since;
+	struct mpath_stats __percpu *stats;
 };
 
 /**
@@ -232,7 +311,9 @@ struct mpath_path {
  * @start:	bio_start_io_acct() time of @orig
  * @spent:	the clone was submitted once; it is cloned afresh before
  *		it is sent again
- * @counted:	counted in path->nr_active and active_bytes
+ * @counted:	counted in path->active_bytes (load-tracking policy)
+ * @tag:	the path tag it holds while in flight
+ * @queued_ns:	when it entered the host queue, 0 if it never did
  * @bytes:	size of the I/O
  * @ahead:	bytes in flight on the path when it was sent, its own included
  * @sent_ns:	when it was sent (counted I/O only)
@@ -244,7 +325,9 @@ struct mpath_io {
 	unsigned long		start;
 	bool			spent;
 	bool			counted;
+	int			tag;
 	unsigned int		bytes;
+	u64			queued_ns;
 	u64			ahead;
 	u64			sent_ns;
 	struct bio		clone;
@@ -312,6 +395,10 @@ struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
 void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead);
 
 /* lun.c */
+void mpath_apply_depths(void);
+void mpath_path_apply_depth(struct mpath_path *path);
+int mpath_set_qd_rules(const char *buf);
+ssize_t mpath_show_qd_rules(char *buf);
 void mpath_lun_publish_map(struct mpath_lun *lun);
 bool mpath_lun_has_path(struct mpath_lun *lun);
 int mpath_lun_set_policy(struct mpath_lun *lun,
@@ -338,6 +425,18 @@ void mpath_path_attach_work(struct work_struct *work);
 int mpath_path_set_admin(struct mpath_path *path, const char *cmd);
 void mpath_probe_work(struct work_struct *work);
 
+
+/* debugfs.c */
+void mpath_debugfs_init(void);
+void mpath_debugfs_exit(void);
+void mpath_debugfs_lun_add(struct mpath_lun *lun);
+void mpath_debugfs_lun_remove(struct mpath_lun *lun);
+
+/* stats.c */
+void mpath_stats_sum(struct mpath_stats __percpu *pcpu, struct mpath_stats *sum);
+void mpath_stats_reset(struct mpath_stats __percpu *pcpu);
+void mpath_lat_account(struct mpath_lat __percpu *lat, int rw, u64 ns);
+void mpath_lat_reset(struct mpath_lat __percpu *lat);
 
 /* sysfs.c */
 extern const struct kobj_type mpath_hba_ktype;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs (no ABI): /sys/kernel/debug/mpath_shim/mpathN/
+ *   latency     read and write latency histograms, log2 buckets of us
+ *   paths       per lunpath: state, in flight, tag depth, cost
+ *   selector    the policy and each CPU's state
+ *   host_queue  length, longest, waits
+ * Root only.  No kernel address is printed.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+static struct dentry *mpath_debugfs_root;
+
+static int latency_show(struct seq_file *m, void *v)
+{
+	struct mpath_lun *lun = m->private;
+	u64 sum[2][MPATH_LAT_BUCKETS] = { };
+	unsigned int b, rw;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct mpath_lat *lat = per_cpu_ptr(lun->lat, cpu);
+
+		for (rw = 0; rw < 2; rw++)
+			for (b = 0; b < MPATH_LAT_BUCKETS; b++)
+				sum[rw][b] += READ_ONCE(lat->hist[rw][b]);
+	}
+	seq_puts(m, "# latency (us, from..below)    reads   writes\n");
+	for (b = 0; b < MPATH_LAT_BUCKETS; b++) {
+		if (!sum[0][b] && !sum[1][b])
+			continue;
+		seq_printf(m, "%10llu..%-10llu %8llu %8llu\n",
+			   b ? 1ULL << (b - 1) : 0ULL, 1ULL << b, sum[0][b],
+			   sum[1][b]);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(latency);
+
+static int paths_show(struct seq_file *m, void *v)
+{
+	struct mpath_lun *lun = m->private;
+	struct mpath_path *path;
+
+	mutex_lock(&mpath_shim.lock);
+	seq_puts(m, "# hctl state inflight depth active_bytes cost_ns_per_kib\n");
+	list_for_each_entry(path, &lun->paths, lun_node)
+		seq_printf(m, "%s %s %d %u %lld %llu\n", path->hctl,
+			   mpath_path_state_name(READ_ONCE(path->state)),
+			   atomic_read(&path->nr_active), path->depth,
+			   (long long)atomic64_read(&path->active_bytes),
+			   READ_ONCE(path->cost));
+	mutex_unlock(&mpath_shim.lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(paths);
+
+static int selector_show(struct seq_file *m, void *v)
+{
+	struct mpath_lun *lun = m->private;
+	struct mpath_selector *sel;
+	int cpu;
+
+	mutex_lock(&mpath_shim.lock);
+	sel = rcu_dereference_protected(lun->sel,
+					lockdep_is_held(&mpath_shim.lock));
+	seq_printf(m, "policy %s\n", sel->policy->name);
+	/* Every built-in policy's per-CPU state starts with a cursor. */
+	if (sel->policy->pcpu_size >= sizeof(unsigned int))
+		for_each_possible_cpu(cpu)
+			seq_printf(m, "cpu%d cursor %u\n", cpu,
+				   *(unsigned int *)per_cpu_ptr(sel->pcpu, cpu));
+	mutex_unlock(&mpath_shim.lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(selector);
+
+static int host_queue_show(struct seq_file *m, void *v)
+{
+	struct mpath_lun *lun = m->private;
+
+	spin_lock_irq(&lun->requeue_lock);
+	seq_printf(m, "length %u\nlongest %u\nwaits %llu\nwait_ns %llu\n",
+		   lun->hq_len, lun->hq.max, lun->hq_waits, lun->hq_wait_ns);
+	spin_unlock_irq(&lun->requeue_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(host_queue);
+
+void mpath_debugfs_lun_add(struct mpath_lun *lun)
+{
+	char name[16];
+
+	if (IS_ERR_OR_NULL(mpath_debugfs_root))
+		return;
+	snprintf(name, sizeof(name), "mpath%d", lun->index);
+	lun->debugfs = debugfs_create_dir(name, mpath_debugfs_root);
+	debugfs_create_file("latency", 0400, lun->debugfs, lun, &latency_fops);
+	debugfs_create_file("paths", 0400, lun->debugfs, lun, &paths_fops);
+	debugfs_create_file("selector", 0400, lun->debugfs, lun, &selector_fops);
+	debugfs_create_file("host_queue", 0400, lun->debugfs, lun,
+			    &host_queue_fops);
+}
+
+void mpath_debugfs_lun_remove(struct mpath_lun *lun)
+{
+	debugfs_remove_recursive(lun->debugfs);
+	lun->debugfs = NULL;
+}
+
+void mpath_debugfs_init(void)
+{
+	mpath_debugfs_root = debugfs_create_dir("mpath_shim", NULL);
+}
+
+void mpath_debugfs_exit(void)
+{
+	debugfs_remove_recursive(mpath_debugfs_root);
+}
