@@ -4,6 +4,7 @@
 # make demo       set up, build, boot a VM, show one LUN over 4 paths
 # make check      set up, build (W=1, sparse), KUnit, every VM test, a summary
 # make kunit      the KUnit suites on UML
+# make bench      benchmarks: mpath_shim vs dm-multipath vs the raw path
 # make clean
 
 # The kernel the VM boots: Debian's newest installed linux-image-*-amd64 that
@@ -11,7 +12,7 @@
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules setup demo check kunit clean
+.PHONY: all modules setup demo check kunit bench clean
 
 all: modules
 
@@ -31,6 +32,9 @@ check: setup
 
 kunit: setup
 	scripts/kunit
+
+bench: setup
+	scripts/bench
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

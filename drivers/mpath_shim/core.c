@@ -61,6 +61,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <mpath_shim/mpath_shim.h>
 
@@ -183,7 +184,23 @@ MODULE_PARM_DESC(max_q_depth_rules,
 		 "max_q_depth by device: VENDOR:PRODUCT=N[,...], PRODUCT * for any; below a LUN's or lunpath's own value (default empty)");
 
 bool mpath_stats_enabled = true;
-module_param_named(stats, mpath_stats_enabled, bool, 0644);
+/* Strict: "1", "Y", "0" or "N" (kstrtobool would take "1x"). */
+static int mpath_stats_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "1") || sysfs_streq(val, "Y"))
+		WRITE_ONCE(mpath_stats_enabled, true);
+	else if (sysfs_streq(val, "0") || sysfs_streq(val, "N"))
+		WRITE_ONCE(mpath_stats_enabled, false);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static const struct kernel_param_ops mpath_stats_ops = {
+	.set	= mpath_stats_set,
+	.get	= param_get_bool,
+};
+module_param_cb(stats, &mpath_stats_ops, &mpath_stats_enabled, 0644);
 MODULE_PARM_DESC(stats, "Keep per-lunpath and per-LUN I/O counters (default Y)");
 
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */

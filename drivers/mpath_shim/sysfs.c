@@ -225,10 +225,7 @@ static struct kobj_attribute lun_stat_attr =
 /* Writing 1 zeroes the counters (HP-UX scsimgr clear_stat). */
 static int mpath_parse_reset(const char *buf)
 {
-	bool reset;
-	int ret = kstrtobool(buf, &reset);
-
-	return ret ?: (reset ? 0 : -EINVAL);
+	return sysfs_streq(buf, "1") ? 0 : -EINVAL;
 }
 
 static void mpath_path_reset_stats(struct mpath_path *path)
