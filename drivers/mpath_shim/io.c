@@ -121,7 +121,7 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 	if (io->tag < 0)
 		return false;
 	active = atomic_inc_return(&path->nr_active);
-	if (active == 1)
+	if (active == 1 && mpath_stats_enabled)
 		WRITE_ONCE(path->busy_since, ktime_get_ns());
 	if (unlikely(active > READ_ONCE(path->max_outstanding)))
 		WRITE_ONCE(path->max_outstanding, active);
@@ -131,7 +131,7 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 			       u64 now)
 {
-	if (!atomic_dec_return(&path->nr_active) && mpath_stats_enabled)
+	if (!atomic_dec_return(&path->nr_active) && now)
 		this_cpu_add(path->stats->busy_ns,
 			     now - READ_ONCE(path->busy_since));
 	sbitmap_queue_clear(&path->tags, io->tag, raw_smp_processor_id());
@@ -204,7 +204,7 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 		if (unlikely(!clone)) {
 			if (old->counted)
 				atomic64_sub(old->bytes, &path->active_bytes);
-			mpath_path_put_tag(path, old, ktime_get_ns());
+			mpath_path_put_tag(path, old, old->sent_ns ? ktime_get_ns() : 0);
 			percpu_ref_put(&path->ref);
 			mpath_io_end(old, BLK_STS_RESOURCE);
 			return;
@@ -224,7 +224,8 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 	}
 	io->path = path;
 	io->spent = true;
-	io->sent_ns = ktime_get_ns();
+	/* The clock is read only for counters and load tracking. */
+	io->sent_ns = mpath_stats_enabled || io->counted ? ktime_get_ns() : 0;
 	clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
 	clone->bi_end_io = mpath_clone_end_io;
 	trace_block_bio_remap(clone, disk_devt(lun->disk),
@@ -276,7 +277,7 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 	int rw = op_is_write(bio_op(io->orig));
 	u64 ns = now - io->sent_ns;
 
-	if (!mpath_stats_enabled)
+	if (!mpath_stats_enabled || !io->sent_ns)
 		return;
 	this_cpu_add(path->stats->service_ns, ns);
 	this_cpu_add(lun->stats->service_ns, ns);
@@ -297,7 +298,7 @@ static void mpath_clone_end_io(struct bio *clone)
 	struct mpath_path *path = io->path;
 	struct mpath_lun *lun = path->lun;
 	blk_status_t status = clone->bi_status;
-	u64 now = ktime_get_ns();
+	u64 now = io->sent_ns ? ktime_get_ns() : 0;
 
 	if (io->counted) {
 		atomic64_sub(io->bytes, &path->active_bytes);
