@@ -203,6 +203,56 @@ static const struct kernel_param_ops mpath_stats_ops = {
 module_param_cb(stats, &mpath_stats_ops, &mpath_stats_enabled, 0644);
 MODULE_PARM_DESC(stats, "Keep per-lunpath and per-LUN I/O counters (default Y)");
 
+static int mpath_uint_range_set(const char *val, const struct kernel_param *kp,
+				unsigned int lo, unsigned int hi)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n < lo || n > hi)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+unsigned int mpath_flap_threshold = 5;
+static int mpath_flap_threshold_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	return mpath_uint_range_set(val, kp, 0, 1000);
+}
+
+static const struct kernel_param_ops mpath_flap_threshold_ops = {
+	.set	= mpath_flap_threshold_set,
+	.get	= param_get_uint,
+};
+module_param_cb(flap_threshold, &mpath_flap_threshold_ops,
+		&mpath_flap_threshold, 0644);
+MODULE_PARM_DESC(flap_threshold,
+		 "Failures of a lunpath within flap_window seconds that hold it out for flap_holdoff seconds, 0..1000, 0 never (default 5)");
+
+unsigned int mpath_flap_window = 60;
+unsigned int mpath_flap_holdoff = 30;
+static int mpath_flap_seconds_set(const char *val, const struct kernel_param *kp)
+{
+	return mpath_uint_range_set(val, kp, 1, 86400);
+}
+
+static const struct kernel_param_ops mpath_flap_seconds_ops = {
+	.set	= mpath_flap_seconds_set,
+	.get	= param_get_uint,
+};
+module_param_cb(flap_window, &mpath_flap_seconds_ops, &mpath_flap_window, 0644);
+MODULE_PARM_DESC(flap_window,
+		 "Seconds in which flap_threshold failures make a lunpath flapping, 1..86400 (default 60)");
+module_param_cb(flap_holdoff, &mpath_flap_seconds_ops, &mpath_flap_holdoff,
+		0644);
+MODULE_PARM_DESC(flap_holdoff,
+		 "Seconds a flapping lunpath is held out before it may be reinstated, 1..86400 (default 30)");
+
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
 struct workqueue_struct *mpath_wq;
 

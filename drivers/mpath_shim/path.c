@@ -307,6 +307,40 @@ void mpath_path_unbound(struct scsi_device *sdev)
 	kobject_put(&path->kobj);
 }
 
+/* Is @path held out for flapping? */
+bool mpath_path_held(const struct mpath_path *path)
+{
+	return READ_ONCE(path->held_until) &&
+	       time_before(jiffies, READ_ONCE(path->held_until));
+}
+
+/*
+ * Count a failure of @path: flap_threshold failures within flap_window
+ * seconds hold it out for flap_holdoff seconds.  Only the caller that moved
+ * the path from active to failed gets here, so there is one writer.
+ */
+static void mpath_path_count_flap(struct mpath_path *path)
+{
+	unsigned int threshold = READ_ONCE(mpath_flap_threshold);
+	unsigned long now = jiffies;
+
+	if (!threshold)
+		return;
+	if (!path->flaps ||
+	    time_after(now, path->flap_start + READ_ONCE(mpath_flap_window) * HZ)) {
+		path->flap_start = now;
+		path->flaps = 0;
+	}
+	if (++path->flaps < threshold)
+		return;
+	WRITE_ONCE(path->held_until,
+		   (now + READ_ONCE(mpath_flap_holdoff) * HZ) | 1);
+	path->flaps = 0;
+	sdev_printk(KERN_WARNING, path->sdev,
+		    "mpath_shim: lunpath of mpath%d flapping: held out for %u s\n",
+		    path->lun->index, READ_ONCE(mpath_flap_holdoff));
+}
+
 /* An I/O failed on @path with a path error; any context. */
 bool mpath_path_fail(struct mpath_path *path)
 {
@@ -315,6 +349,7 @@ bool mpath_path_fail(struct mpath_path *path)
 		return false;
 	sdev_printk(KERN_WARNING, path->sdev,
 		    "mpath_shim: lunpath of mpath%d failed\n", path->lun->index);
+	mpath_path_count_flap(path);
 	queue_work(system_wq, &path->lun->map_work);
 	return true;
 }
@@ -380,6 +415,7 @@ void mpath_probe_work(struct work_struct *work)
 		}
 		/* The ref keeps the disk open while we probe. */
 		if (probe && path->state == MPATH_PATH_FAILED &&
+		    !mpath_path_held(path) &&
 		    percpu_ref_tryget_live(&path->ref))
 			probe[nr++] = path;
 	}

@@ -305,8 +305,13 @@ static struct kobj_attribute path_hctl_attr = __ATTR_RO(hctl);
 static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
-	return sysfs_emit(buf, "%s\n",
-			  mpath_path_state_name(READ_ONCE(to_path(kobj)->state)));
+	struct mpath_path *path = to_path(kobj);
+	int state = READ_ONCE(path->state);
+
+	/* A failed path held out for flapping shows as "held". */
+	if (state == MPATH_PATH_FAILED && mpath_path_held(path))
+		return sysfs_emit(buf, "held\n");
+	return sysfs_emit(buf, "%s\n", mpath_path_state_name(state));
 }
 static ssize_t state_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
@@ -472,7 +477,19 @@ static ssize_t path_reset_stats_store(struct kobject *kobj,
 static struct kobj_attribute path_reset_stats_attr =
 	__ATTR(reset_stats, 0200, NULL, path_reset_stats_store);
 
+static ssize_t held_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	struct mpath_path *path = to_path(kobj);
+	unsigned long until = READ_ONCE(path->held_until);
+
+	return sysfs_emit(buf, "%u\n", mpath_path_held(path) ?
+			  jiffies_to_msecs(until - jiffies) / 1000 + 1 : 0);
+}
+static struct kobj_attribute path_held_attr = __ATTR_RO(held);
+
 static struct attribute *mpath_path_attrs[] = {
+	&path_held_attr.attr,
 	&path_reset_stats_attr.attr,
 	&path_hctl_attr.attr,
 	&path_state_attr.attr,

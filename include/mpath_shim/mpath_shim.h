@@ -40,6 +40,9 @@ extern unsigned int mpath_path_probe_interval;
 extern char *mpath_default_policy;
 extern unsigned int mpath_max_q_depth;
 extern bool mpath_stats_enabled;
+extern unsigned int mpath_flap_threshold;
+extern unsigned int mpath_flap_window;
+extern unsigned int mpath_flap_holdoff;
 
 /* Range of a lunpath's weight (weighted_rr) */
 #define MPATH_WEIGHT_MAX	1000
@@ -265,6 +268,10 @@ struct mpath_lun {
  * @model:	INQUIRY product
  * @max_outstanding: most I/Os seen in flight at once
  * @busy_since:	when @nr_active last went from 0 to 1
+ * @flap_start:	jiffies when the current flap window began
+ * @flaps:	failures in that window
+ * @held_until:	jiffies until which a flapping path is not reinstated
+ *		(the three are written only by whoever fails the path)
  * @stats:	the lunpath's counters, per CPU
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  */
@@ -300,6 +307,9 @@ struct mpath_path {
 	char			model[17];
 	unsigned int		max_outstanding;
 	u64			busy_since;
+	unsigned long		flap_start;
+	unsigned int		flaps;
+	unsigned long		held_until;
 	struct mpath_stats __percpu *stats;
 };
 
@@ -421,6 +431,7 @@ void mpath_path_remove(struct scsi_device *sdev);
 void mpath_path_bound(struct scsi_device *sdev);
 void mpath_path_unbound(struct scsi_device *sdev);
 bool mpath_path_fail(struct mpath_path *path);
+bool mpath_path_held(const struct mpath_path *path);
 void mpath_path_attach_work(struct work_struct *work);
 int mpath_path_set_admin(struct mpath_path *path, const char *cmd);
 void mpath_probe_work(struct work_struct *work);
