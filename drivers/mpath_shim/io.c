@@ -62,27 +62,31 @@ void mpath_kick_requeue(struct mpath_lun *lun)
 	kblockd_schedule_work(&lun->requeue_work);
 }
 
-/* Put @io in the host queue, at the tail or back at the head. */
-static void mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io, bool head)
+/*
+ * Host queue.  hq_len counts the I/Os in the list and the one the requeue
+ * work has taken out to send: it drops only once that I/O has left for
+ * good, so a completion freeing a tag meanwhile still sees a waiter and
+ * kicks the work again (no lost wakeup).
+ */
+
+/* Put @io at the tail of the host queue. */
+static void mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io)
 {
 	u64 now = ktime_get_ns();
 	unsigned long flags;
 
 	spin_lock_irqsave(&lun->requeue_lock, flags);
-	if (head) {
-		bio_list_add_head(&lun->requeue_list, &io->clone);
-	} else {
-		bio_list_add(&lun->requeue_list, &io->clone);
-		if (!io->queued_ns) {
-			io->queued_ns = now;
-			lun->hq_waits++;
-		}
+	bio_list_add(&lun->requeue_list, &io->clone);
+	if (!io->queued_ns) {
+		io->queued_ns = now;
+		lun->hq_waits++;
 	}
 	WRITE_ONCE(lun->hq_len, lun->hq_len + 1);
 	mpath_qlen_change(&lun->hq, now, 1);
 	spin_unlock_irqrestore(&lun->requeue_lock, flags);
 }
 
+/* Take the head out to send it; it still counts in hq_len. */
 static struct mpath_io *mpath_hq_pop(struct mpath_lun *lun)
 {
 	struct mpath_io *io = NULL;
@@ -92,11 +96,27 @@ static struct mpath_io *mpath_hq_pop(struct mpath_lun *lun)
 	clone = bio_list_pop(&lun->requeue_list);
 	if (clone) {
 		io = to_io(clone);
-		WRITE_ONCE(lun->hq_len, lun->hq_len - 1);
 		mpath_qlen_change(&lun->hq, ktime_get_ns(), -1);
 	}
 	spin_unlock_irq(&lun->requeue_lock);
 	return io;
+}
+
+/* The I/O taken out could not be sent: back to the head. */
+static void mpath_hq_putback(struct mpath_lun *lun, struct mpath_io *io)
+{
+	spin_lock_irq(&lun->requeue_lock);
+	bio_list_add_head(&lun->requeue_list, &io->clone);
+	mpath_qlen_change(&lun->hq, ktime_get_ns(), 1);
+	spin_unlock_irq(&lun->requeue_lock);
+}
+
+/* The I/O taken out has left (sent or failed). */
+static void mpath_hq_release(struct mpath_lun *lun)
+{
+	spin_lock_irq(&lun->requeue_lock);
+	WRITE_ONCE(lun->hq_len, lun->hq_len - 1);
+	spin_unlock_irq(&lun->requeue_lock);
 }
 
 /* @io leaves the host queue for a path: count its wait. */
@@ -266,7 +286,7 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 			return;
 		}
 	}
-	mpath_hq_add(lun, io, false);
+	mpath_hq_add(lun, io);
 	/* A tag or a path may have come free since we looked. */
 	mpath_kick_requeue(lun);
 }
@@ -316,7 +336,7 @@ static void mpath_clone_end_io(struct bio *clone)
 			this_cpu_inc(lun->stats->failovers);
 		}
 		io->path = NULL;
-		mpath_hq_add(lun, io, false);
+		mpath_hq_add(lun, io);
 		mpath_kick_requeue(lun);
 		percpu_ref_put(&path->ref);
 		return;
@@ -365,15 +385,18 @@ void mpath_requeue_work(struct work_struct *work)
 
 	while ((io = mpath_hq_pop(lun))) {
 		ret = mpath_try_send(lun, io);
-		if (ret == MPATH_SENT)
+		if (ret == MPATH_SENT) {
+			mpath_hq_release(lun);
 			continue;
+		}
 		if (ret == MPATH_NO_PATH && mpath_no_path_fails(lun)) {
 			mpath_hq_waited(lun, io);
 			mpath_io_end(io, BLK_STS_IOERR);
+			mpath_hq_release(lun);
 			continue;
 		}
 		/* Still waiting: back to the head; a completion kicks us. */
-		mpath_hq_add(lun, io, true);
+		mpath_hq_putback(lun, io);
 		break;
 	}
 }
@@ -386,6 +409,7 @@ void mpath_fail_queued(struct mpath_lun *lun)
 	while ((io = mpath_hq_pop(lun))) {
 		mpath_hq_waited(lun, io);
 		mpath_io_end(io, BLK_STS_IOERR);
+		mpath_hq_release(lun);
 	}
 }
 
@@ -394,7 +418,6 @@ void mpath_nopath_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, nopath_work);
-	bool remove;
 
 	mutex_lock(&mpath_shim.lock);
 	if (lun->dying || mpath_lun_has_path(lun)) {
@@ -402,13 +425,12 @@ void mpath_nopath_work(struct work_struct *work)
 		return;
 	}
 	WRITE_ONCE(lun->nopath_expired, true);
-	remove = !lun->nr_paths;
+	if (!lun->nr_paths)
+		mpath_lun_queue_remove(lun);
+	/* Kick rather than fail all: I/O waiting for a tag stays. */
+	mpath_kick_requeue(lun);
 	mutex_unlock(&mpath_shim.lock);
 
 	pr_warn("mpath%d: no usable path for %d s: failing I/O\n", lun->index,
 		READ_ONCE(lun->no_path_timeout));
-	/* Kick rather than fail all: I/O waiting for a tag stays. */
-	mpath_kick_requeue(lun);
-	if (remove)
-		queue_work(mpath_wq, &lun->remove_work);
 }

@@ -141,7 +141,18 @@ void mpath_lun_leave(struct mpath_lun *lun)
 		return;
 	pr_info("mpath%d: last lunpath gone\n", lun->index);
 	if (!lun->disk_added || READ_ONCE(lun->nopath_expired))
-		queue_work(mpath_wq, &lun->remove_work);
+		mpath_lun_queue_remove(lun);
+}
+
+/* Queue @lun's teardown, once. */
+void mpath_lun_queue_remove(struct mpath_lun *lun)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (lun->remove_queued || lun->dying)
+		return;
+	lun->remove_queued = true;
+	queue_work(mpath_wq, &lun->remove_work);
 }
 
 /* max_q_depth rules, set by the module parameter; under mpath_shim.lock */
@@ -343,6 +354,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 	struct mpath_path_map *map;
 
 	mutex_lock(&mpath_shim.lock);
+	lun->remove_queued = false;
 	if (lun->nr_paths || lun->dying) {
 		/* A lunpath came back in time. */
 		mutex_unlock(&mpath_shim.lock);
@@ -385,7 +397,7 @@ void mpath_lun_exit(void)
 	mutex_lock(&mpath_shim.lock);
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
 		WRITE_ONCE(lun->nopath_expired, true);
-		queue_work(mpath_wq, &lun->remove_work);
+		mpath_lun_queue_remove(lun);
 	}
 	mutex_unlock(&mpath_shim.lock);
 	flush_workqueue(mpath_wq);

@@ -95,7 +95,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	mpath_disk_stack_limits(lun, path);
 
 	mutex_lock(&mpath_shim.lock);
-	if (path->state == MPATH_PATH_REMOVING || lun->dying) {
+	if (path->state == MPATH_PATH_REMOVING || path->detaching || lun->dying) {
 		path->bdev = NULL;
 		mutex_unlock(&mpath_shim.lock);
 		goto out_exit;
@@ -129,10 +129,13 @@ out_put:
  */
 static void mpath_path_detach(struct mpath_path *path)
 {
-	struct block_device *bdev = path->bdev;
+	struct block_device *bdev;
 
+	/* A second caller (removal racing an unbind) waits for the first. */
+	mutex_lock(&path->detach_lock);
+	bdev = path->bdev;
 	if (!bdev)
-		return;
+		goto out;
 	percpu_ref_kill(&path->ref);
 	wait_for_completion(&path->drained);
 	/* No reader of an older map may still try the ref. */
@@ -141,11 +144,14 @@ static void mpath_path_detach(struct mpath_path *path)
 
 	mutex_lock(&mpath_shim.lock);
 	path->bdev = NULL;
+	path->detaching = false;
 	mutex_unlock(&mpath_shim.lock);
 	if (path->holder_linked)
 		bd_unlink_disk_holder(bdev, path->lun->disk);
 	path->holder_linked = false;
 	blkdev_put(bdev, MPATH_FMODE);
+out:
+	mutex_unlock(&path->detach_lock);
 }
 
 int mpath_path_add(struct scsi_device *sdev, const char *wwid)
@@ -161,6 +167,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	kobject_init(&path->kobj, &mpath_path_ktype);
 	INIT_LIST_HEAD(&path->lun_node);
 	INIT_WORK(&path->attach_work, mpath_path_attach_work);
+	mutex_init(&path->detach_lock);
 	init_completion(&path->drained);
 	get_device(&sdev->sdev_gendev);
 	path->sdev = sdev;
@@ -270,6 +277,8 @@ void mpath_path_remove(struct scsi_device *sdev)
 	mutex_lock(&mpath_shim.lock);
 	mpath_lun_leave(lun);
 	mutex_unlock(&mpath_shim.lock);
+	/* Readers of a map that held the path are gone before it is freed. */
+	synchronize_rcu();
 	kobject_put(&path->kobj);
 }
 
@@ -297,6 +306,7 @@ void mpath_path_unbound(struct scsi_device *sdev)
 		return;
 	}
 	kobject_get(&path->kobj);
+	path->detaching = true;
 	if (path->state != MPATH_PATH_DISABLED)
 		WRITE_ONCE(path->state, MPATH_PATH_FAILED);
 	mpath_lun_publish_map(path->lun);
@@ -368,8 +378,8 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 	if (!strcmp(cmd, "enable")) {
 		if (path->state != MPATH_PATH_DISABLED)
 			return 0;
-		WRITE_ONCE(path->state, path->bdev ? MPATH_PATH_ACTIVE :
-						     MPATH_PATH_FAILED);
+		WRITE_ONCE(path->state, path->bdev && !path->detaching ?
+					MPATH_PATH_ACTIVE : MPATH_PATH_FAILED);
 	} else if (!strcmp(cmd, "disable") || !strcmp(cmd, "force_disable")) {
 		if (path->state == MPATH_PATH_DISABLED)
 			return 0;
@@ -425,7 +435,7 @@ void mpath_probe_work(struct work_struct *work)
 		path = probe[i];
 		if (!scsi_test_unit_ready(path->sdev, 10 * HZ, 1, &sshdr)) {
 			mutex_lock(&mpath_shim.lock);
-			if (path->state == MPATH_PATH_FAILED) {
+			if (path->state == MPATH_PATH_FAILED && !path->detaching) {
 				WRITE_ONCE(path->state, MPATH_PATH_ACTIVE);
 				mpath_lun_publish_map(lun);
 				sdev_printk(KERN_INFO, path->sdev,

@@ -180,6 +180,8 @@ struct mpath_selector {
  *		returns; written under mpath_shim.lock or by @nopath_work
  * @had_path:	@map had a path when last published; under mpath_shim.lock
  * @dying:	being torn down; under mpath_shim.lock
+ * @remove_queued: @remove_work is queued and has not started; under
+ *		mpath_shim.lock (so it never runs twice)
  * @hq_len:	length of the requeue list, the host queue: I/O waiting for a
  *		path tag or a usable path; written under @requeue_lock, read
  *		locklessly so that new I/O never overtakes waiting I/O
@@ -221,6 +223,7 @@ struct mpath_lun {
 	bool			nopath_expired;
 	bool			had_path;
 	bool			dying;
+	bool			remove_queued;
 
 	unsigned int		hq_len;
 	struct mpath_qlen	hq;
@@ -249,6 +252,9 @@ struct mpath_lun {
  * @ref:	one reference per I/O in flight on @bdev; killed on detach
  * @drained:	completed when @ref drops to zero after the kill
  * @holder_linked: bd_link_disk_holder() succeeded for @bdev
+ * @detach_lock: serialises detaching (hot removal against sd unbind)
+ * @detaching:	its disk is being let go: not to be made active; under
+ *		mpath_shim.lock
  * @locality:	NUMA node the lunpath is local to (cell_local_rr), NUMA_NO_NODE
  *		for none; its HBA's unless the administrator set it
  * @locality_set: @locality was set by the administrator
@@ -288,6 +294,8 @@ struct mpath_path {
 	struct percpu_ref	ref;
 	struct completion	drained;
 	bool			holder_linked;
+	struct mutex		detach_lock;
+	bool			detaching;
 	struct work_struct	attach_work;
 
 	int			locality;
@@ -423,6 +431,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid);
 void mpath_lun_leave(struct mpath_lun *lun);
 void mpath_lun_exit(void);
 void mpath_lun_remove_work(struct work_struct *work);
+void mpath_lun_queue_remove(struct mpath_lun *lun);
 void mpath_lun_map_work(struct work_struct *work);
 
 /* path.c */
