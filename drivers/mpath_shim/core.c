@@ -89,9 +89,8 @@ module_param_cb(no_path_timeout, &mpath_no_path_timeout_ops,
 MODULE_PARM_DESC(no_path_timeout,
 		 "Seconds a LUN holds I/O without a usable path, for LUNs created after it is set; 0 fails at once, -1 waits forever (default 60)");
 
-unsigned int mpath_path_probe_interval = 5;
-static int mpath_probe_interval_set(const char *val,
-				    const struct kernel_param *kp)
+static int mpath_uint_range_set(const char *val, const struct kernel_param *kp,
+				unsigned int lo, unsigned int hi)
 {
 	unsigned int n;
 	int ret;
@@ -99,10 +98,17 @@ static int mpath_probe_interval_set(const char *val,
 	ret = kstrtouint(val, 0, &n);
 	if (ret)
 		return ret;
-	if (n < 1 || n > 3600)
+	if (n < lo || n > hi)
 		return -EINVAL;
-	*(unsigned int *)kp->arg = n;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
 	return 0;
+}
+
+unsigned int mpath_path_probe_interval = 5;
+static int mpath_probe_interval_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	return mpath_uint_range_set(val, kp, 1, 3600);
 }
 
 static const struct kernel_param_ops mpath_probe_interval_ops = {
@@ -202,21 +208,6 @@ static const struct kernel_param_ops mpath_stats_ops = {
 };
 module_param_cb(stats, &mpath_stats_ops, &mpath_stats_enabled, 0644);
 MODULE_PARM_DESC(stats, "Keep per-lunpath and per-LUN I/O counters (default Y)");
-
-static int mpath_uint_range_set(const char *val, const struct kernel_param *kp,
-				unsigned int lo, unsigned int hi)
-{
-	unsigned int n;
-	int ret;
-
-	ret = kstrtouint(val, 0, &n);
-	if (ret)
-		return ret;
-	if (n < lo || n > hi)
-		return -EINVAL;
-	WRITE_ONCE(*(unsigned int *)kp->arg, n);
-	return 0;
-}
 
 unsigned int mpath_flap_threshold = 5;
 static int mpath_flap_threshold_set(const char *val,
