@@ -23,7 +23,9 @@
  * array of usable lunpaths published with RCU (pathmap.c) and walked by a
  * per-CPU selector (ps-*.c).  A clone that fails with a path error is sent
  * again on another path; with no usable path the I/O waits in the LUN's
- * requeue list for up to no_path_timeout seconds.
+ * requeue list for up to no_path_timeout seconds.  A path that holds an
+ * I/O longer than its io_timeout is failed by the LUN's watchdog
+ * (watchdog.c), which runs only while the LUN has I/O in flight.
  *
  * Lifetimes
  * ---------
@@ -243,6 +245,27 @@ module_param_cb(flap_holdoff, &mpath_flap_seconds_ops, &mpath_flap_holdoff,
 		0644);
 MODULE_PARM_DESC(flap_holdoff,
 		 "Seconds a flapping lunpath is held out before it may be reinstated, 1..86400 (default 30)");
+
+unsigned int mpath_io_timeout;
+static int mpath_io_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = mpath_uint_range_set(val, kp, 0, MPATH_MAX_IO_TIMEOUT);
+
+	if (ret || !READ_ONCE(mpath_ready))
+		return ret;
+	mutex_lock(&mpath_shim.lock);
+	mpath_apply_timeouts();
+	mutex_unlock(&mpath_shim.lock);
+	return 0;
+}
+
+static const struct kernel_param_ops mpath_io_timeout_ops = {
+	.set	= mpath_io_timeout_set,
+	.get	= param_get_uint,
+};
+module_param_cb(io_timeout, &mpath_io_timeout_ops, &mpath_io_timeout, 0644);
+MODULE_PARM_DESC(io_timeout,
+		 "Seconds an I/O may stay on a lunpath before the path is failed and its SCSI command aborted, 1..3600, unless the lunpath has its own; 0 keeps each device's own command timeout (default 0)");
 
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
 struct workqueue_struct *mpath_wq;

@@ -151,6 +151,8 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 			       u64 now)
 {
+	/* Before the tag is free: the watchdog never sees a stale time. */
+	WRITE_ONCE(path->sent_at[io->tag], 0);
 	if (!atomic_dec_return(&path->nr_active) && now)
 		this_cpu_add(path->stats->busy_ns,
 			     now - READ_ONCE(path->busy_since));
@@ -248,6 +250,8 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 	io->sent_ns = mpath_stats_enabled || io->counted ? ktime_get_ns() : 0;
 	clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
 	clone->bi_end_io = mpath_clone_end_io;
+	WRITE_ONCE(path->sent_at[io->tag], jiffies ?: 1);
+	mpath_watchdog_arm(lun);
 	trace_block_bio_remap(clone, disk_devt(lun->disk),
 			      io->orig->bi_iter.bi_sector);
 	submit_bio_noacct(clone);

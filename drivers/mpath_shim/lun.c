@@ -52,6 +52,7 @@ static void mpath_lun_init(struct mpath_lun *lun)
 	INIT_WORK(&lun->map_work, mpath_lun_map_work);
 	INIT_DELAYED_WORK(&lun->probe_work, mpath_probe_work);
 	INIT_DELAYED_WORK(&lun->nopath_work, mpath_nopath_work);
+	INIT_DELAYED_WORK(&lun->watchdog_work, mpath_watchdog_work);
 	INIT_WORK(&lun->remove_work, mpath_lun_remove_work);
 	INIT_WORK(&lun->scan_work, mpath_disk_scan_work);
 	lun->no_path_timeout = READ_ONCE(mpath_no_path_timeout);
@@ -376,6 +377,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 
 	cancel_delayed_work_sync(&lun->probe_work);
 	cancel_delayed_work_sync(&lun->nopath_work);
+	cancel_delayed_work_sync(&lun->watchdog_work);
 	cancel_work_sync(&lun->map_work);
 	cancel_work_sync(&lun->requeue_work);
 	mpath_fail_queued(lun);

@@ -96,12 +96,14 @@ void mpath_path_attach_work(struct work_struct *work)
 
 	mutex_lock(&mpath_shim.lock);
 	if (path->state == MPATH_PATH_REMOVING || path->detaching || lun->dying) {
+		mpath_path_restore_timeout(path);
 		path->bdev = NULL;
 		mutex_unlock(&mpath_shim.lock);
 		goto out_exit;
 	}
 	if (path->state == MPATH_PATH_FAILED)
 		WRITE_ONCE(path->state, MPATH_PATH_ACTIVE);
+	mpath_path_apply_timeout(path);
 	mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
 
@@ -143,6 +145,7 @@ static void mpath_path_detach(struct mpath_path *path)
 	percpu_ref_exit(&path->ref);
 
 	mutex_lock(&mpath_shim.lock);
+	mpath_path_restore_timeout(path);
 	path->bdev = NULL;
 	path->detaching = false;
 	mutex_unlock(&mpath_shim.lock);
@@ -180,6 +183,12 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	path->depth_cap = clamp(sdev->host->can_queue, 1, MPATH_MAX_Q_DEPTH);
 	path->stats = alloc_percpu(struct mpath_stats);
 	if (!path->stats) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	path->sent_at = kcalloc(path->depth_cap, sizeof(*path->sent_at),
+				GFP_KERNEL);
+	if (!path->sent_at) {
 		ret = -ENOMEM;
 		goto out_put;
 	}
@@ -433,7 +442,8 @@ void mpath_probe_work(struct work_struct *work)
 
 	for (i = 0; i < nr; i++) {
 		path = probe[i];
-		if (!scsi_test_unit_ready(path->sdev, 10 * HZ, 1, &sshdr)) {
+		if (!mpath_path_hung(path) &&
+		    !scsi_test_unit_ready(path->sdev, 10 * HZ, 1, &sshdr)) {
 			mutex_lock(&mpath_shim.lock);
 			if (path->state == MPATH_PATH_FAILED && !path->detaching) {
 				WRITE_ONCE(path->state, MPATH_PATH_ACTIVE);

@@ -488,7 +488,54 @@ static ssize_t held_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 static struct kobj_attribute path_held_attr = __ATTR_RO(held);
 
+static ssize_t io_timeout_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct mpath_path *path = to_path(kobj);
+
+	return sysfs_emit(buf, "%u\n",
+			  jiffies_to_msecs(READ_ONCE(path->sdev->request_queue->rq_timeout)) / 1000);
+}
+
+/* "none" clears the lunpath's own value; otherwise 1 .. 3600 seconds. */
+static ssize_t io_timeout_store(struct kobject *kobj,
+				struct kobj_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct mpath_path *path = to_path(kobj);
+	unsigned int secs;
+	int ret;
+
+	if (sysfs_streq(buf, "none")) {
+		secs = 0;
+	} else {
+		ret = kstrtouint(buf, 10, &secs);
+		if (ret)
+			return ret;
+		if (!secs || secs > MPATH_MAX_IO_TIMEOUT)
+			return -EINVAL;
+	}
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	path->io_timeout = secs;
+	if (path->state != MPATH_PATH_REMOVING)
+		mpath_path_apply_timeout(path);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute path_io_timeout_attr =
+	__ATTR_RW_MODE(io_timeout, 0644);
+
+static ssize_t io_timeouts_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(to_path(kobj)->io_timeouts));
+}
+static struct kobj_attribute path_io_timeouts_attr = __ATTR_RO(io_timeouts);
+
 static struct attribute *mpath_path_attrs[] = {
+	&path_io_timeout_attr.attr,
+	&path_io_timeouts_attr.attr,
 	&path_held_attr.attr,
 	&path_reset_stats_attr.attr,
 	&path_hctl_attr.attr,
@@ -514,6 +561,7 @@ static void mpath_path_release(struct kobject *kobj)
 	put_device(&path->sdev->sdev_gendev);
 	if (path->depth)
 		sbitmap_queue_free(&path->tags);
+	kfree(path->sent_at);
 	free_percpu(path->stats);
 	kfree(path);
 }

@@ -43,6 +43,10 @@ extern bool mpath_stats_enabled;
 extern unsigned int mpath_flap_threshold;
 extern unsigned int mpath_flap_window;
 extern unsigned int mpath_flap_holdoff;
+extern unsigned int mpath_io_timeout;
+
+/* Longest io_timeout of a lunpath, in seconds. */
+#define MPATH_MAX_IO_TIMEOUT	3600
 
 /* Range of a lunpath's weight (weighted_rr) */
 #define MPATH_WEIGHT_MAX	1000
@@ -170,6 +174,8 @@ struct mpath_selector {
  * @map_work:	republishes @map after an I/O completion failed a path
  * @probe_work:	every mpath_path_probe_interval s: TEST UNIT READY on failed
  *		lunpaths, attach unattached ones, follow capacity changes
+ * @watchdog_work: while I/O is in flight, fails lunpaths holding an I/O
+ *		longer than their io_timeout (watchdog.c)
  * @nopath_work: runs when the LUN has been without a usable path for
  *		@no_path_timeout seconds
  * @remove_work: tears down a LUN left without lunpaths (on mpath_wq)
@@ -216,6 +222,7 @@ struct mpath_lun {
 	struct work_struct	map_work;
 	struct delayed_work	probe_work;
 	struct delayed_work	nopath_work;
+	struct delayed_work	watchdog_work;
 	struct work_struct	remove_work;
 	struct work_struct	scan_work;
 
@@ -278,6 +285,14 @@ struct mpath_lun {
  * @flaps:	failures in that window
  * @held_until:	jiffies until which a flapping path is not reinstated
  *		(the three are written only by whoever fails the path)
+ * @sent_at:	jiffies each in-flight I/O was sent, by tag; 0 for a free
+ *		tag (@depth_cap entries; watchdog.c)
+ * @io_timeout:	seconds, set on this lunpath, 0 for none; under
+ *		mpath_shim.lock
+ * @dev_timeout: the device's own command timeout (jiffies) while ours is
+ *		applied, else 0; under mpath_shim.lock
+ * @io_timeouts: times the watchdog failed the path (written by the LUN's
+ *		watchdog only)
  * @stats:	the lunpath's counters, per CPU
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  */
@@ -318,6 +333,10 @@ struct mpath_path {
 	unsigned long		flap_start;
 	unsigned int		flaps;
 	unsigned long		held_until;
+	unsigned long		*sent_at;
+	unsigned int		io_timeout;
+	unsigned int		dev_timeout;
+	unsigned long		io_timeouts;
 	struct mpath_stats __percpu *stats;
 };
 
@@ -390,6 +409,15 @@ void mpath_disk_follow_capacity(struct mpath_lun *lun);
 void mpath_disk_remove(struct mpath_lun *lun);
 void mpath_disk_free(struct mpath_lun *lun);
 void mpath_disk_scan_work(struct work_struct *work);
+
+/* watchdog.c */
+unsigned int mpath_path_io_timeout(const struct mpath_path *path);
+void mpath_path_apply_timeout(struct mpath_path *path);
+void mpath_path_restore_timeout(struct mpath_path *path);
+void mpath_apply_timeouts(void);
+void mpath_watchdog_arm(struct mpath_lun *lun);
+bool mpath_path_hung(const struct mpath_path *path);
+void mpath_watchdog_work(struct work_struct *work);
 
 /* io.c */
 void mpath_submit_bio(struct bio *bio);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hung lunpaths: the I/O timeout of a lunpath and the LUN's watchdog.
+ *
+ * A lunpath's io_timeout is how long an I/O may stay on it.  It is applied
+ * to the path's SCSI device as its command timeout (the value of
+ * /sys/block/sdX/device/timeout, as HP-UX's esd_secs per lunpath), so the
+ * SCSI midlayer aborts a command the device does not answer after that
+ * time, and it is the threshold of the LUN's watchdog.  With no value set
+ * (the default) the device's own timeout is left alone and still used as
+ * the threshold.  The device's own value is restored when the path's disk
+ * is let go.
+ *
+ * The watchdog catches what the SCSI timeout does not: I/O that has not
+ * even reached the device (a blocked or stalled queue below us) and a path
+ * that keeps some I/O waiting while other I/O completes.  Every path keeps
+ * the time each in-flight I/O was sent, indexed by its tag
+ * (mpath_path.sent_at: one store per I/O, no lock).  While the LUN has I/O
+ * in flight, the watchdog looks every MPATH_WATCHDOG_TICK at the paths of
+ * its map; a path holding an I/O older than its timeout is failed, so new
+ * and waiting I/O goes to the other paths at most one tick after the
+ * timeout.  The I/O already on the hung path cannot be taken back (a late
+ * write could land after a newer one); it ends when the SCSI layer aborts
+ * it, and if it fails it is sent again on another path.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/jiffies.h>
+#include <scsi/scsi_device.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+#define MPATH_WATCHDOG_TICK	(HZ / 4)
+
+/* The timeout of @path in jiffies: its device's command timeout. */
+static unsigned long mpath_path_timeout(const struct mpath_path *path)
+{
+	return READ_ONCE(path->sdev->request_queue->rq_timeout);
+}
+
+/* Seconds of io_timeout for @path: its own, else the module's, else 0. */
+unsigned int mpath_path_io_timeout(const struct mpath_path *path)
+{
+	return path->io_timeout ?: READ_ONCE(mpath_io_timeout);
+}
+
+/*
+ * Give @path's device the lunpath's io_timeout, keeping the device's own
+ * value to restore; with none set, restore it.  The path's disk is held.
+ */
+void mpath_path_apply_timeout(struct mpath_path *path)
+{
+	struct request_queue *q = path->sdev->request_queue;
+	unsigned int secs = mpath_path_io_timeout(path);
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (!path->bdev)
+		return;
+	if (secs) {
+		if (!path->dev_timeout)
+			path->dev_timeout = q->rq_timeout;
+		blk_queue_rq_timeout(q, secs * HZ);
+	} else if (path->dev_timeout) {
+		blk_queue_rq_timeout(q, path->dev_timeout);
+		path->dev_timeout = 0;
+	}
+}
+
+/* The path's disk is being let go: give the device its own timeout back. */
+void mpath_path_restore_timeout(struct mpath_path *path)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (path->dev_timeout)
+		blk_queue_rq_timeout(path->sdev->request_queue,
+				     path->dev_timeout);
+	path->dev_timeout = 0;
+}
+
+/* Apply a new module-wide io_timeout to every lunpath. */
+void mpath_apply_timeouts(void)
+{
+	struct mpath_path *path;
+	struct mpath_lun *lun;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(lun, &mpath_shim.luns, node)
+		list_for_each_entry(path, &lun->paths, lun_node)
+			mpath_path_apply_timeout(path);
+}
+
+/* An I/O was sent: make sure the watchdog looks while it is in flight. */
+void mpath_watchdog_arm(struct mpath_lun *lun)
+{
+	if (!delayed_work_pending(&lun->watchdog_work))
+		queue_delayed_work(system_wq, &lun->watchdog_work,
+				   MPATH_WATCHDOG_TICK);
+}
+
+/* jiffies since the oldest I/O in flight on @path was sent, 0 if none. */
+static unsigned long mpath_path_oldest(const struct mpath_path *path,
+				       unsigned long now)
+{
+	unsigned long oldest = 0, sent;
+	unsigned int i;
+
+	for (i = 0; i < path->depth_cap; i++) {
+		sent = READ_ONCE(path->sent_at[i]);
+		if (sent && time_after(now, sent) && now - sent > oldest)
+			oldest = now - sent;
+	}
+	return oldest;
+}
+
+/*
+ * Does @path hold an I/O older than its timeout?  The prober does not
+ * reinstate such a path: it would only be failed again.
+ */
+bool mpath_path_hung(const struct mpath_path *path)
+{
+	return mpath_path_oldest(path, jiffies) > mpath_path_timeout(path);
+}
+
+void mpath_watchdog_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(to_delayed_work(work),
+					     struct mpath_lun, watchdog_work);
+	unsigned long now = jiffies, age, timeout;
+	struct mpath_path_map *map;
+	struct mpath_path *path;
+	bool busy = false;
+	unsigned int i;
+
+	rcu_read_lock();
+	map = rcu_dereference(lun->map);
+	for (i = 0; map && i < map->nr; i++) {
+		path = map->paths[i];
+		if (!atomic_read(&path->nr_active))
+			continue;
+		busy = true;
+		age = mpath_path_oldest(path, now);
+		timeout = mpath_path_timeout(path);
+		if (age <= timeout || !mpath_path_usable(path))
+			continue;
+		sdev_printk(KERN_WARNING, path->sdev,
+			    "mpath_shim: mpath%d: an I/O has waited %u ms on this lunpath, io_timeout %u ms\n",
+			    lun->index, jiffies_to_msecs(age),
+			    jiffies_to_msecs(timeout));
+		/* One watchdog runs per LUN at a time: the only writer. */
+		if (mpath_path_fail(path))
+			WRITE_ONCE(path->io_timeouts, path->io_timeouts + 1);
+	}
+	rcu_read_unlock();
+	if (busy && !READ_ONCE(lun->dying))
+		queue_delayed_work(system_wq, &lun->watchdog_work,
+				   MPATH_WATCHDOG_TICK);
+}
