@@ -104,6 +104,8 @@ int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first)
 	if (ret)
 		return ret;
 	lun->disk_added = true;
+	/* Here, on mpath_wq: after the debugfs of an earlier LUN of the name. */
+	mpath_debugfs_lun_add(lun);
 	ret = sysfs_create_link(&lun->kobj, &disk_to_dev(lun->disk)->kobj,
 				"disk");
 	if (ret)
@@ -149,7 +151,6 @@ void mpath_disk_follow_capacity(struct mpath_lun *lun)
 void mpath_disk_remove(struct mpath_lun *lun)
 {
 	if (lun->disk_added) {
-		sysfs_remove_link(&lun->kobj, "disk");
 		del_gendisk(lun->disk);
 		lun->disk_added = false;
 	}

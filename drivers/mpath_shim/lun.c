@@ -114,7 +114,6 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 
 	lun->nr_paths = 1;
 	list_add_tail(&lun->node, &mpath_shim.luns);
-	mpath_debugfs_lun_add(lun);
 	kobject_uevent(&lun->kobj, KOBJ_ADD);
 	queue_delayed_work(system_wq, &lun->probe_work,
 			   READ_ONCE(mpath_path_probe_interval) * HZ);
@@ -282,7 +281,10 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 		WRITE_ONCE(lun->nopath_expired, false);
 		cancel_delayed_work(&lun->nopath_work);
 		mpath_kick_requeue(lun);
-	} else if (lun->had_path) {
+	} else if (lun->had_path ||
+		   (!READ_ONCE(lun->nopath_expired) &&
+		    !delayed_work_pending(&lun->nopath_work))) {
+		/* Lost its last path, or never had one (all disabled). */
 		lun->had_path = false;
 		timeout = READ_ONCE(lun->no_path_timeout);
 		if (timeout >= 0)
@@ -364,6 +366,15 @@ void mpath_lun_remove_work(struct work_struct *work)
 	lun->dying = true;
 	WRITE_ONCE(lun->nopath_expired, true);
 	list_del(&lun->node);
+	/*
+	 * Out of sysfs now: a lunpath of this LUN that appears from here on
+	 * makes a new LUN under the same name, whose disk is added on
+	 * mpath_wq after this work has deleted ours.
+	 */
+	if (lun->disk_added)
+		sysfs_remove_link(&lun->kobj, "disk");
+	kobject_put(lun->paths_kobj);
+	kobject_del(&lun->kobj);
 	mutex_unlock(&mpath_shim.lock);
 
 	pr_info("mpath%d: removed\n", lun->index);
@@ -372,8 +383,6 @@ void mpath_lun_remove_work(struct work_struct *work)
 	cancel_work_sync(&lun->scan_work);
 	mpath_disk_remove(lun);
 	mpath_debugfs_lun_remove(lun);
-	kobject_put(lun->paths_kobj);
-	kobject_del(&lun->kobj);
 
 	cancel_delayed_work_sync(&lun->probe_work);
 	cancel_delayed_work_sync(&lun->nopath_work);
