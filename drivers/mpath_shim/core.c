@@ -144,7 +144,7 @@ static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
 	WRITE_ONCE(mpath_max_q_depth, n);
 	if (READ_ONCE(mpath_ready)) {
 		mutex_lock(&mpath_shim.lock);
-		mpath_apply_depths();
+		mpath_apply_to_paths(mpath_path_apply_depth);
 		mutex_unlock(&mpath_shim.lock);
 	}
 	return 0;
@@ -254,7 +254,7 @@ static int mpath_io_timeout_set(const char *val, const struct kernel_param *kp)
 	if (ret || !READ_ONCE(mpath_ready))
 		return ret;
 	mutex_lock(&mpath_shim.lock);
-	mpath_apply_timeouts();
+	mpath_apply_to_paths(mpath_path_apply_timeout);
 	mutex_unlock(&mpath_shim.lock);
 	return 0;
 }

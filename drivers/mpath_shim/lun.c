@@ -196,8 +196,8 @@ void mpath_path_apply_depth(struct mpath_path *path)
 	}
 }
 
-/* Apply max_q_depth everywhere, after a global or rule change. */
-void mpath_apply_depths(void)
+/* Call @fn on every lunpath of every LUN (a module-wide setting changed). */
+void mpath_apply_to_paths(void (*fn)(struct mpath_path *path))
 {
 	struct mpath_path *path;
 	struct mpath_lun *lun;
@@ -206,7 +206,7 @@ void mpath_apply_depths(void)
 
 	list_for_each_entry(lun, &mpath_shim.luns, node)
 		list_for_each_entry(path, &lun->paths, lun_node)
-			mpath_path_apply_depth(path);
+			fn(path);
 }
 
 int mpath_set_qd_rules(const char *buf)
@@ -222,7 +222,7 @@ int mpath_set_qd_rules(const char *buf)
 		mutex_lock(&mpath_shim.lock);
 		memcpy(mpath_qd_rules, rules, sizeof(*rules) * nr);
 		mpath_qd_nr_rules = nr;
-		mpath_apply_depths();
+		mpath_apply_to_paths(mpath_path_apply_depth);
 		mutex_unlock(&mpath_shim.lock);
 	}
 	kfree(rules);

@@ -80,19 +80,6 @@ void mpath_path_restore_timeout(struct mpath_path *path)
 	path->dev_timeout = 0;
 }
 
-/* Apply a new module-wide io_timeout to every lunpath. */
-void mpath_apply_timeouts(void)
-{
-	struct mpath_path *path;
-	struct mpath_lun *lun;
-
-	lockdep_assert_held(&mpath_shim.lock);
-
-	list_for_each_entry(lun, &mpath_shim.luns, node)
-		list_for_each_entry(path, &lun->paths, lun_node)
-			mpath_path_apply_timeout(path);
-}
-
 /* An I/O was sent: make sure the watchdog looks while it is in flight. */
 void mpath_watchdog_arm(struct mpath_lun *lun)
 {

@@ -414,7 +414,6 @@ void mpath_disk_scan_work(struct work_struct *work);
 unsigned int mpath_path_io_timeout(const struct mpath_path *path);
 void mpath_path_apply_timeout(struct mpath_path *path);
 void mpath_path_restore_timeout(struct mpath_path *path);
-void mpath_apply_timeouts(void);
 void mpath_watchdog_arm(struct mpath_lun *lun);
 bool mpath_path_hung(const struct mpath_path *path);
 void mpath_watchdog_work(struct work_struct *work);
@@ -441,7 +440,7 @@ struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
 void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead);
 
 /* lun.c */
-void mpath_apply_depths(void);
+void mpath_apply_to_paths(void (*fn)(struct mpath_path *path));
 void mpath_path_apply_depth(struct mpath_path *path);
 int mpath_set_qd_rules(const char *buf);
 ssize_t mpath_show_qd_rules(char *buf);
