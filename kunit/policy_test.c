@@ -103,7 +103,7 @@ static const struct rr_case rr_cases[] = {
 	{ "8 paths", 8, 0, 0 },
 	{ "4 paths, 1 failed", 4, 0x2, MPATH_PATH_FAILED },
 	{ "4 paths, 2 disabled", 4, 0x9, MPATH_PATH_DISABLED },
-	{ "3 paths, 1 standby", 3, 0x4, MPATH_PATH_STANDBY },
+	{ "3 paths, 1 held", 3, 0x4, MPATH_PATH_HELD },
 	{ "4 paths, all failed", 4, 0xf, MPATH_PATH_FAILED },
 };
 

@@ -269,27 +269,17 @@ MODULE_PARM_DESC(io_timeout,
 
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
 struct workqueue_struct *mpath_wq;
+/*
+ * Path health, which held I/O waits for: probes (one work per path, which
+ * may block), map rebuilds after failures, the no-path timer, the watchdog.
+ */
+struct workqueue_struct *mpath_health_wq;
 
 struct mpath_shim mpath_shim = {
 	.lock	= __MUTEX_INITIALIZER(mpath_shim.lock),
 	.luns	= LIST_HEAD_INIT(mpath_shim.luns),
 	.hbas	= LIST_HEAD_INIT(mpath_shim.hbas),
 };
-
-static const char * const mpath_path_state_names[] = {
-	[MPATH_PATH_ACTIVE]	= "active",
-	[MPATH_PATH_STANDBY]	= "standby",
-	[MPATH_PATH_FAILED]	= "failed",
-	[MPATH_PATH_DISABLED]	= "disabled",
-	[MPATH_PATH_REMOVING]	= "removing",
-};
-
-const char *mpath_path_state_name(enum mpath_path_state state)
-{
-	if ((unsigned int)state >= ARRAY_SIZE(mpath_path_state_names))
-		return "unknown";
-	return mpath_path_state_names[state];
-}
 
 static int __init mpath_shim_init(void)
 {
@@ -308,6 +298,10 @@ static int __init mpath_shim_init(void)
 	mpath_wq = alloc_ordered_workqueue("mpath_shim", WQ_MEM_RECLAIM);
 	if (!mpath_wq)
 		goto out_policies;
+	mpath_health_wq = alloc_workqueue("mpath_shim_health",
+					  WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	if (!mpath_health_wq)
+		goto out_wq;
 	mpath_debugfs_init();
 	ret = mpath_sysfs_init();
 	if (ret)
@@ -326,6 +320,8 @@ out_sysfs:
 	mpath_sysfs_exit();
 out_debugfs:
 	mpath_debugfs_exit();
+	destroy_workqueue(mpath_health_wq);
+out_wq:
 	destroy_workqueue(mpath_wq);
 out_policies:
 	mpath_policies_exit();
@@ -339,6 +335,7 @@ static void __exit mpath_shim_exit(void)
 	mpath_lun_exit();
 	mpath_sysfs_exit();
 	mpath_debugfs_exit();
+	destroy_workqueue(mpath_health_wq);
 	destroy_workqueue(mpath_wq);
 	/* Maps freed with kfree_rcu() are gone before the module is. */
 	rcu_barrier();

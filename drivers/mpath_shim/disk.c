@@ -77,17 +77,17 @@ out:
 /* Stack @path's limits onto the LUN; discard and write-zeroes only if all
  * paths have them.
  */
-void mpath_disk_stack_limits(struct mpath_lun *lun, struct mpath_path *path)
+void mpath_disk_stack_limits(struct mpath_lun *lun, struct block_device *bdev)
 {
 	struct request_queue *q = lun->disk->queue;
 
 	blk_mq_freeze_queue(q);
-	blk_stack_limits(&q->limits, &bdev_get_queue(path->bdev)->limits, 0);
-	if (!bdev_max_discard_sectors(path->bdev))
+	blk_stack_limits(&q->limits, &bdev_get_queue(bdev)->limits, 0);
+	if (!bdev_max_discard_sectors(bdev))
 		blk_queue_max_discard_sectors(q, 0);
-	if (!bdev_write_zeroes_sectors(path->bdev))
+	if (!bdev_write_zeroes_sectors(bdev))
 		blk_queue_max_write_zeroes_sectors(q, 0);
-	if (bdev_nonrot(path->bdev))
+	if (bdev_nonrot(bdev))
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	else
 		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
@@ -125,19 +125,21 @@ void mpath_disk_scan_work(struct work_struct *work)
 	mutex_unlock(&lun->disk->open_mutex);
 }
 
-/* Follow a capacity change of the LUN, as seen by an active path. */
+/*
+ * Follow a capacity change of the LUN: its capacity is the smallest that a
+ * lunpath with an open disk reports, so that no I/O goes past the end of
+ * any path's disk (a LUN grown on the array grows here once every path has
+ * seen it; one shrunk shrinks as soon as one path has).
+ */
 void mpath_disk_follow_capacity(struct mpath_lun *lun)
 {
 	struct mpath_path *path;
 	sector_t size = 0;
 
 	mutex_lock(&mpath_shim.lock);
-	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (path->bdev && mpath_path_usable(path)) {
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (path->bdev && (!size || bdev_nr_sectors(path->bdev) < size))
 			size = bdev_nr_sectors(path->bdev);
-			break;
-		}
-	}
 	mutex_unlock(&mpath_shim.lock);
 	if (size && lun->disk_added && size != get_capacity(lun->disk)) {
 		pr_info("mpath%d: capacity %llu -> %llu sectors\n", lun->index,

@@ -17,9 +17,18 @@
  * frees a tag kicks the requeue work, which sends from the head as long as
  * tags are free.  I/O without a usable path waits up to no_path_timeout.
  *
- * A clone that fails with a path error (blk_path_error()) fails its path and
- * goes to the host queue; it is cloned afresh from the original before it
- * is sent again.  Any other error ends the original bio.
+ * A clone that fails with a path error (blk_path_error()) reports the error
+ * on its path (which stops being chosen; map_work fails it) and goes to the
+ * host queue; the same clone is made new again from the original before it
+ * is sent again, so waiting and resending never allocate (no deadlock on the
+ * bio_set's reserve under memory pressure).  An I/O that keeps failing with
+ * path errors on every path (2 per lunpath within 3 probe intervals) ends
+ * with its error instead of going round for ever.  Any other error ends the
+ * original bio.
+ *
+ * Clones are charged to the original bio's cgroup on the path disk, as dm
+ * does, and are marked BIO_REMAPPED as NVMe does: /dev/mpathN checked the end
+ * of device against the LUN's capacity, the smallest of its paths'.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -141,8 +150,10 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 	if (io->tag < 0)
 		return false;
 	active = atomic_inc_return(&path->nr_active);
-	if (active == 1 && mpath_stats_enabled)
-		WRITE_ONCE(path->busy_since, ktime_get_ns());
+	/* 0: a busy period begun with stats off is not counted. */
+	if (active == 1)
+		WRITE_ONCE(path->busy_since,
+			   mpath_stats_enabled ? ktime_get_ns() : 0);
 	if (unlikely(active > READ_ONCE(path->max_outstanding)))
 		WRITE_ONCE(path->max_outstanding, active);
 	return true;
@@ -152,10 +163,19 @@ static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 			       u64 now)
 {
 	/* Before the tag is free: the watchdog never sees a stale time. */
+	u64 since;
+
 	WRITE_ONCE(path->sent_at[io->tag], 0);
-	if (!atomic_dec_return(&path->nr_active) && now)
-		this_cpu_add(path->stats->busy_ns,
-			     now - READ_ONCE(path->busy_since));
+	if (!atomic_dec_return(&path->nr_active) && now) {
+		since = READ_ONCE(path->busy_since);
+		if (since && now > since)
+			this_cpu_add(path->stats->busy_ns, now - since);
+	}
+	/*
+	 * Fully ordered (smp_mb__after_atomic()): the tag is free before the
+	 * caller reads the host queue's length, which pairs with the barrier
+	 * of queue_work() in mpath_kick_requeue() after a waiter is added.
+	 */
 	sbitmap_queue_clear(&path->tags, io->tag, raw_smp_processor_id());
 }
 
@@ -212,38 +232,36 @@ found:
 
 static void mpath_clone_end_io(struct bio *clone);
 
+/*
+ * Make the spent clone of @io new again from its original, for a resend
+ * after a path error: what bio_alloc_clone() sets up, on the same bio, so
+ * that a failover never allocates.  (/dev/mpathN has no crypto profile:
+ * blk-crypto's fallback took any encryption context off the original.)
+ */
+static void mpath_clone_renew(struct mpath_io *io)
+{
+	struct bio *clone = &io->clone, *orig = io->orig;
+
+	bio_reset(clone, orig->bi_bdev, orig->bi_opf);
+	bio_set_flag(clone, BIO_CLONED);
+	clone->bi_ioprio = orig->bi_ioprio;
+	clone->bi_iter = orig->bi_iter;
+	clone->bi_io_vec = orig->bi_io_vec;
+	bio_clone_blkg_association(clone, orig);
+}
+
 /* Send @io to @path, whose reference and tag it holds. */
 static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 		       struct mpath_path *path)
 {
-	struct bio *clone;
+	struct bio *clone = &io->clone;
 
-	if (unlikely(io->spent)) {
-		/* A clone is sent once; send a fresh one. */
-		struct mpath_io *old = io;
-
-		clone = bio_alloc_clone(path->bdev, old->orig, GFP_NOIO, &lun->bs);
-		if (unlikely(!clone)) {
-			if (old->counted)
-				atomic64_sub(old->bytes, &path->active_bytes);
-			mpath_path_put_tag(path, old, old->sent_ns ? ktime_get_ns() : 0);
-			percpu_ref_put(&path->ref);
-			mpath_io_end(old, BLK_STS_RESOURCE);
-			return;
-		}
-		io = to_io(clone);
-		io->orig = old->orig;
-		io->start = old->start;
-		io->counted = old->counted;
-		io->tag = old->tag;
-		io->bytes = old->bytes;
-		io->ahead = old->ahead;
-		io->queued_ns = 0;
-		bio_put(&old->clone);
-	} else {
-		clone = &io->clone;
-		bio_set_dev(clone, path->bdev);
-	}
+	if (unlikely(io->spent))
+		mpath_clone_renew(io);
+	/* The cgroup of the original stays: the clone was associated with it. */
+	bio_set_dev(clone, path->bdev);
+	/* The end of device was checked on /dev/mpathN (the smallest path). */
+	bio_set_flag(clone, BIO_REMAPPED);
 	io->path = path;
 	io->spent = true;
 	/* The clock is read only for counters and load tracking. */
@@ -316,6 +334,30 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 	mpath_lat_account(lun->lat, rw, ns);
 }
 
+/*
+ * @io failed with a path error: has it had its share?  Two per lunpath
+ * within three probe intervals (an I/O that fails on every path while the
+ * paths keep answering the probe would otherwise go round for ever, and the
+ * host queue being FIFO, hold up the LUN).
+ */
+static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io)
+{
+	unsigned long window = 3UL * READ_ONCE(mpath_path_probe_interval) * HZ;
+	unsigned int tries = MPATH_IO_TRIES_PER_PATH *
+			     max(READ_ONCE(lun->nr_paths), 1U);
+
+	if (!io->path_errors || time_after(jiffies, io->first_error + window)) {
+		io->first_error = jiffies;
+		io->path_errors = 0;
+	}
+	if (++io->path_errors < tries)
+		return false;
+	atomic_long_inc(&lun->io_tries_exhausted);
+	pr_warn_ratelimited("mpath%d: an I/O failed on every path %u times: ending it with an error\n",
+			    lun->index, io->path_errors);
+	return true;
+}
+
 static void mpath_clone_end_io(struct bio *clone)
 {
 	struct mpath_io *io = to_io(clone);
@@ -332,9 +374,10 @@ static void mpath_clone_end_io(struct bio *clone)
 	mpath_account(path, lun, io, status, now);
 	mpath_path_put_tag(path, io, now);
 
-	if (unlikely(status) && blk_path_error(status)) {
+	if (unlikely(status) && blk_path_error(status) &&
+	    !mpath_io_tries_exhausted(lun, io)) {
 		/* Queue it while our path reference keeps the LUN alive. */
-		mpath_path_fail(path);
+		mpath_path_report_error(path);
 		if (mpath_stats_enabled) {
 			this_cpu_inc(path->stats->failovers);
 			this_cpu_inc(lun->stats->failovers);
@@ -345,8 +388,9 @@ static void mpath_clone_end_io(struct bio *clone)
 		percpu_ref_put(&path->ref);
 		return;
 	}
-	/* The tag is free: if I/O waits for one, send it (ordered after). */
-	smp_mb();
+	if (unlikely(status) && blk_path_error(status))
+		mpath_path_report_error(path);
+	/* The tag is free: if I/O waits for one, send it. */
 	if (READ_ONCE(lun->hq_len))
 		mpath_kick_requeue(lun);
 	mpath_io_end(io, status);
@@ -362,7 +406,8 @@ void mpath_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
-	clone = bio_alloc_clone(NULL, bio, GFP_NOIO, &lun->bs);
+	/* With the original's disk: its cgroup association is cloned. */
+	clone = bio_alloc_clone(bio->bi_bdev, bio, GFP_NOIO, &lun->bs);
 	if (unlikely(!clone)) {
 		bio->bi_status = BLK_STS_RESOURCE;
 		bio_endio(bio);
@@ -372,6 +417,7 @@ void mpath_submit_bio(struct bio *bio)
 	io->orig = bio;
 	io->path = NULL;
 	io->spent = false;
+	io->path_errors = 0;
 	io->counted = false;
 	io->queued_ns = 0;
 	io->bytes = bio->bi_iter.bi_size;

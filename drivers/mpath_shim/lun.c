@@ -115,7 +115,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	lun->nr_paths = 1;
 	list_add_tail(&lun->node, &mpath_shim.luns);
 	kobject_uevent(&lun->kobj, KOBJ_ADD);
-	queue_delayed_work(system_wq, &lun->probe_work,
+	queue_delayed_work(mpath_health_wq, &lun->probe_work,
 			   READ_ONCE(mpath_path_probe_interval) * HZ);
 	pr_info("mpath%d: LUN %s\n", lun->index, lun->wwid);
 	return lun;
@@ -288,7 +288,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 		lun->had_path = false;
 		timeout = READ_ONCE(lun->no_path_timeout);
 		if (timeout >= 0)
-			mod_delayed_work(system_wq, &lun->nopath_work,
+			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
 					 (unsigned long)timeout * HZ);
 	}
 }
@@ -344,8 +344,10 @@ void mpath_lun_map_work(struct work_struct *work)
 	struct mpath_lun *lun = container_of(work, struct mpath_lun, map_work);
 
 	mutex_lock(&mpath_shim.lock);
-	if (!lun->dying)
+	if (!lun->dying) {
+		mpath_lun_fail_paths(lun);
 		mpath_lun_publish_map(lun);
+	}
 	mutex_unlock(&mpath_shim.lock);
 }
 

@@ -2,11 +2,23 @@
 /*
  * Lunpaths: one object per scsi_device through which a LUN is reached.
  *
- * A lunpath is created when its scsi_device appears and attached when sd
- * has bound to it: its disk is opened exclusively with the LUN as holder,
- * and from then on it can carry I/O.  Until then, and after a path error,
- * it is "failed"; the LUN's probe work attaches it or, with a TEST UNIT
- * READY, finds it answering again and makes it "active".
+ * A lunpath's life is one state machine (pathstate.c has the legal moves,
+ * Documentation/design.md the picture): every change goes through
+ * mpath_path_set_state() under mpath_shim.lock.  A lunpath is created NEW
+ * when its scsi_device appears; the attach work opens its sd disk
+ * exclusively (ATTACHING) and publishes it (ACTIVE).  An I/O completion
+ * never changes the state: it reports the error (MPATH_PATH_IO_ERR, which
+ * takes the path out of selection at once) and the LUN's map_work makes the
+ * path FAILED, or HELD when it flaps.  Each failed path has its own probe
+ * work, so a device that blocks holds back no other path.  sd unbinding
+ * makes it DETACHING until its I/O has drained and its disk is closed, then
+ * NEW again (or DISABLED if the administrator left it so); removal of the
+ * scsi_device makes it REMOVED for good.
+ *
+ * Lifetime of the disk: @ref is created dead, revived when @bdev is
+ * published and killed by the move into DETACHING or REMOVED; the detach
+ * waits for it to drain before it closes @bdev.  Whoever sends I/O or a
+ * probe to the path holds @ref, so the disk is open while they use it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -33,6 +45,30 @@ static struct mpath_path *mpath_path_find(struct scsi_device *sdev)
 			if (path->sdev == sdev)
 				return path;
 	return NULL;
+}
+
+/*
+ * Move @path to @new if the state machine allows it.  Leaving the states in
+ * which the disk may be used kills the path's ref (the detach waits for it);
+ * a change of usability republishes the LUN's map.
+ */
+bool mpath_path_set_state(struct mpath_path *path, enum mpath_path_state new)
+{
+	enum mpath_path_state old = path->state;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (!mpath_path_state_next(old, new))
+		return false;
+	if (new == MPATH_PATH_ACTIVE)
+		clear_bit(MPATH_PATH_IO_ERR, &path->flags);
+	WRITE_ONCE(path->state, new);
+	if (path->bdev && old != MPATH_PATH_DETACHING &&
+	    (new == MPATH_PATH_DETACHING || new == MPATH_PATH_REMOVED))
+		percpu_ref_kill(&path->ref);
+	if ((old == MPATH_PATH_ACTIVE) != (new == MPATH_PATH_ACTIVE))
+		mpath_lun_publish_map(path->lun);
+	return true;
 }
 
 static void mpath_path_ref_release(struct percpu_ref *ref)
@@ -62,6 +98,33 @@ static dev_t mpath_sd_devt(struct scsi_device *sdev)
 	return devt;
 }
 
+/* Open @path's sd disk for the LUN; NULL if it cannot be used yet. */
+static struct block_device *mpath_path_open(struct mpath_path *path)
+{
+	struct block_device *bdev;
+	dev_t devt;
+
+	devt = mpath_sd_devt(path->sdev);
+	if (!devt)
+		return NULL;
+	bdev = blkdev_get_by_dev(devt, MPATH_FMODE, path->lun);
+	if (IS_ERR(bdev)) {
+		/* Once per path until it attaches: the probe retries. */
+		if (!test_and_set_bit(MPATH_PATH_CLAIM_WARNED, &path->flags))
+			sdev_printk(KERN_WARNING, path->sdev,
+				    "mpath_shim: cannot claim the disk: %ld\n",
+				    PTR_ERR(bdev));
+		return NULL;
+	}
+	if (!bdev_nr_sectors(bdev)) {
+		/* Not ready; the probe tries again. */
+		blkdev_put(bdev, MPATH_FMODE);
+		return NULL;
+	}
+	clear_bit(MPATH_PATH_CLAIM_WARNED, &path->flags);
+	return bdev;
+}
+
 /* Open the path's disk and make the path usable; on mpath_wq. */
 void mpath_path_attach_work(struct work_struct *work)
 {
@@ -69,42 +132,42 @@ void mpath_path_attach_work(struct work_struct *work)
 					       attach_work);
 	struct mpath_lun *lun = path->lun;
 	struct block_device *bdev;
-	dev_t devt;
+	bool ok;
 	int ret;
 
-	if (path->bdev || READ_ONCE(path->state) == MPATH_PATH_REMOVING)
+	mutex_lock(&mpath_shim.lock);
+	ok = !lun->dying && mpath_path_set_state(path, MPATH_PATH_ATTACHING);
+	mutex_unlock(&mpath_shim.lock);
+	if (!ok)
 		return;
-	devt = mpath_sd_devt(path->sdev);
-	if (!devt)
-		return;
-	bdev = blkdev_get_by_dev(devt, MPATH_FMODE, lun);
-	if (IS_ERR(bdev)) {
-		sdev_printk(KERN_WARNING, path->sdev,
-			    "mpath_shim: cannot claim the disk: %ld\n",
-			    PTR_ERR(bdev));
-		return;
-	}
-	if (!bdev_nr_sectors(bdev))
-		goto out_put;	/* not ready; the probe tries again */
-	ret = percpu_ref_init(&path->ref, mpath_path_ref_release, 0,
-			      GFP_KERNEL);
-	if (ret)
-		goto out_put;
-	reinit_completion(&path->drained);
-	path->bdev = bdev;
-	mpath_disk_stack_limits(lun, path);
+
+	bdev = mpath_path_open(path);
+	if (bdev)
+		mpath_disk_stack_limits(lun, bdev);
 
 	mutex_lock(&mpath_shim.lock);
-	if (path->state == MPATH_PATH_REMOVING || path->detaching || lun->dying) {
-		mpath_path_restore_timeout(path);
-		path->bdev = NULL;
+	if (!bdev) {
+		/* A path the administrator disabled meanwhile stays so. */
+		mpath_path_set_state(path, MPATH_PATH_NEW);
 		mutex_unlock(&mpath_shim.lock);
-		goto out_exit;
+		return;
 	}
-	if (path->state == MPATH_PATH_FAILED)
-		WRITE_ONCE(path->state, MPATH_PATH_ACTIVE);
+	/*
+	 * Still ours to publish only if nothing but the administrator moved
+	 * the path meanwhile; after an unbind, a removal or an enable that
+	 * queued a new attach, let go.
+	 */
+	if (lun->dying || (path->state != MPATH_PATH_ATTACHING &&
+			   path->state != MPATH_PATH_DISABLED)) {
+		mutex_unlock(&mpath_shim.lock);
+		blkdev_put(bdev, MPATH_FMODE);
+		return;
+	}
+	path->bdev = bdev;
+	reinit_completion(&path->drained);
+	percpu_ref_reinit(&path->ref);
 	mpath_path_apply_timeout(path);
-	mpath_lun_publish_map(lun);
+	mpath_path_set_state(path, MPATH_PATH_ACTIVE);
 	mutex_unlock(&mpath_shim.lock);
 
 	if (!lun->disk_added) {
@@ -117,37 +180,29 @@ void mpath_path_attach_work(struct work_struct *work)
 		path->holder_linked = true;
 	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: %pg is a path of %s\n",
 		    bdev, lun->disk->disk_name);
-	return;
-
-out_exit:
-	percpu_ref_exit(&path->ref);
-out_put:
-	blkdev_put(bdev, MPATH_FMODE);
 }
 
 /*
- * Wait for the I/O in flight on @path and close its disk.  The path must
- * no longer be in the LUN's map, and its attach work must not be running.
+ * Wait for the I/O in flight on @path and close its disk.  The path has
+ * left the states with a disk (its ref is killed), and its attach work is
+ * not running.
  */
-static void mpath_path_detach(struct mpath_path *path)
+static void mpath_path_close(struct mpath_path *path)
 {
 	struct block_device *bdev;
 
 	/* A second caller (removal racing an unbind) waits for the first. */
 	mutex_lock(&path->detach_lock);
+	mutex_lock(&mpath_shim.lock);
 	bdev = path->bdev;
+	mutex_unlock(&mpath_shim.lock);
 	if (!bdev)
 		goto out;
-	percpu_ref_kill(&path->ref);
 	wait_for_completion(&path->drained);
-	/* No reader of an older map may still try the ref. */
-	synchronize_rcu();
-	percpu_ref_exit(&path->ref);
 
 	mutex_lock(&mpath_shim.lock);
 	mpath_path_restore_timeout(path);
 	path->bdev = NULL;
-	path->detaching = false;
 	mutex_unlock(&mpath_shim.lock);
 	if (path->holder_linked)
 		bd_unlink_disk_holder(bdev, path->lun->disk);
@@ -170,12 +225,12 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	kobject_init(&path->kobj, &mpath_path_ktype);
 	INIT_LIST_HEAD(&path->lun_node);
 	INIT_WORK(&path->attach_work, mpath_path_attach_work);
+	INIT_WORK(&path->probe_work, mpath_path_probe_work);
 	mutex_init(&path->detach_lock);
 	init_completion(&path->drained);
 	get_device(&sdev->sdev_gendev);
 	path->sdev = sdev;
-	/* Failed until its disk is attached. */
-	path->state = MPATH_PATH_FAILED;
+	path->state = MPATH_PATH_NEW;
 	path->weight = 1;
 	memcpy(path->vendor, sdev->vendor, 8);
 	memcpy(path->model, sdev->model, 16);
@@ -186,6 +241,11 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 		ret = -ENOMEM;
 		goto out_put;
 	}
+	/* Dead until a disk is published: no I/O, no probe before. */
+	ret = percpu_ref_init(&path->ref, mpath_path_ref_release,
+			      PERCPU_REF_INIT_DEAD, GFP_KERNEL);
+	if (ret)
+		goto out_put;
 	path->sent_at = kcalloc(path->depth_cap, sizeof(*path->sent_at),
 				GFP_KERNEL);
 	if (!path->sent_at) {
@@ -267,10 +327,10 @@ void mpath_path_remove(struct scsi_device *sdev)
 		return;
 	}
 	lun = path->lun;
-	WRITE_ONCE(path->state, MPATH_PATH_REMOVING);
 	list_del_init(&path->lun_node);
 	if (lun->preferred == path)
 		lun->preferred = NULL;
+	mpath_path_set_state(path, MPATH_PATH_REMOVED);
 	mpath_lun_publish_map(lun);
 	sysfs_remove_link(path->hba->paths_kobj, path->hctl);
 	kobject_del(&path->kobj);
@@ -278,7 +338,8 @@ void mpath_path_remove(struct scsi_device *sdev)
 	mutex_unlock(&mpath_shim.lock);
 
 	cancel_work_sync(&path->attach_work);
-	mpath_path_detach(path);
+	cancel_work_sync(&path->probe_work);
+	mpath_path_close(path);
 	sdev_printk(KERN_INFO, sdev, "mpath_shim: lunpath of mpath%d removed\n",
 		    lun->index);
 
@@ -298,15 +359,21 @@ void mpath_path_bound(struct scsi_device *sdev)
 
 	mutex_lock(&mpath_shim.lock);
 	path = mpath_path_find(sdev);
-	if (path)
+	if (path && path->state == MPATH_PATH_NEW)
 		queue_work(mpath_wq, &path->attach_work);
 	mutex_unlock(&mpath_shim.lock);
 }
 
-/* sd is unbinding from @sdev: let go of its disk. */
+/*
+ * sd is unbinding from @sdev: let go of its disk, whatever the path was
+ * doing, then leave it ready to attach again when sd binds (or disabled, if
+ * the administrator disabled it).
+ */
 void mpath_path_unbound(struct scsi_device *sdev)
 {
+	enum mpath_path_state back = MPATH_PATH_NEW;
 	struct mpath_path *path;
+	bool detaching;
 
 	mutex_lock(&mpath_shim.lock);
 	path = mpath_path_find(sdev);
@@ -315,62 +382,90 @@ void mpath_path_unbound(struct scsi_device *sdev)
 		return;
 	}
 	kobject_get(&path->kobj);
-	path->detaching = true;
-	if (path->state != MPATH_PATH_DISABLED)
-		WRITE_ONCE(path->state, MPATH_PATH_FAILED);
-	mpath_lun_publish_map(path->lun);
+	if (path->state == MPATH_PATH_DISABLED)
+		back = MPATH_PATH_DISABLED;
+	detaching = mpath_path_set_state(path, MPATH_PATH_DETACHING);
 	mutex_unlock(&mpath_shim.lock);
 
-	cancel_work_sync(&path->attach_work);
-	mpath_path_detach(path);
+	if (detaching) {
+		cancel_work_sync(&path->attach_work);
+		mpath_path_close(path);
+		mutex_lock(&mpath_shim.lock);
+		mpath_path_set_state(path, back);
+		mutex_unlock(&mpath_shim.lock);
+	}
 	kobject_put(&path->kobj);
 }
 
-/* Is @path held out for flapping? */
-bool mpath_path_held(const struct mpath_path *path)
+/* Seconds a HELD path has left before it is probed again, else 0. */
+unsigned int mpath_path_held_secs(const struct mpath_path *path)
 {
-	return READ_ONCE(path->held_until) &&
-	       time_before(jiffies, READ_ONCE(path->held_until));
+	unsigned long until = READ_ONCE(path->held_until);
+
+	if (READ_ONCE(path->state) != MPATH_PATH_HELD ||
+	    !time_before(jiffies, until))
+		return 0;
+	return DIV_ROUND_UP(jiffies_to_msecs(until - jiffies), 1000);
 }
 
 /*
  * Count a failure of @path: flap_threshold failures within flap_window
- * seconds hold it out for flap_holdoff seconds.  Only the caller that moved
- * the path from active to failed gets here, so there is one writer.
+ * seconds hold it out for flap_holdoff seconds.  Returns whether it is
+ * flapping.
  */
-static void mpath_path_count_flap(struct mpath_path *path)
+static bool mpath_path_count_flap(struct mpath_path *path)
 {
 	unsigned int threshold = READ_ONCE(mpath_flap_threshold);
 	unsigned long now = jiffies;
 
+	lockdep_assert_held(&mpath_shim.lock);
+
 	if (!threshold)
-		return;
+		return false;
 	if (!path->flaps ||
 	    time_after(now, path->flap_start + READ_ONCE(mpath_flap_window) * HZ)) {
 		path->flap_start = now;
 		path->flaps = 0;
 	}
 	if (++path->flaps < threshold)
-		return;
-	WRITE_ONCE(path->held_until,
-		   (now + READ_ONCE(mpath_flap_holdoff) * HZ) | 1);
+		return false;
+	WRITE_ONCE(path->held_until, now + READ_ONCE(mpath_flap_holdoff) * HZ);
 	path->flaps = 0;
 	sdev_printk(KERN_WARNING, path->sdev,
 		    "mpath_shim: lunpath of mpath%d flapping: held out for %u s\n",
 		    path->lun->index, READ_ONCE(mpath_flap_holdoff));
+	return true;
 }
 
-/* An I/O failed on @path with a path error; any context. */
-bool mpath_path_fail(struct mpath_path *path)
+/*
+ * An I/O failed on @path with a path error, or hung on it; any context.
+ * The path stops being chosen at once; the LUN's map_work fails it.
+ * Returns false if an error was already reported and not yet handled.
+ */
+bool mpath_path_report_error(struct mpath_path *path)
 {
-	if (cmpxchg(&path->state, MPATH_PATH_ACTIVE, MPATH_PATH_FAILED) !=
-	    MPATH_PATH_ACTIVE)
+	if (test_and_set_bit(MPATH_PATH_IO_ERR, &path->flags))
 		return false;
-	sdev_printk(KERN_WARNING, path->sdev,
-		    "mpath_shim: lunpath of mpath%d failed\n", path->lun->index);
-	mpath_path_count_flap(path);
-	queue_work(system_wq, &path->lun->map_work);
+	queue_work(mpath_health_wq, &path->lun->map_work);
 	return true;
+}
+
+/* Fail the active lunpaths of @lun that had an I/O error reported. */
+void mpath_lun_fail_paths(struct mpath_lun *lun)
+{
+	struct mpath_path *path;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (!test_and_clear_bit(MPATH_PATH_IO_ERR, &path->flags) ||
+		    path->state != MPATH_PATH_ACTIVE)
+			continue;
+		sdev_printk(KERN_WARNING, path->sdev,
+			    "mpath_shim: lunpath of mpath%d failed\n", lun->index);
+		mpath_path_set_state(path, mpath_path_count_flap(path) ?
+				     MPATH_PATH_HELD : MPATH_PATH_FAILED);
+	}
 }
 
 /* sysfs: "enable", "disable" or "force_disable"; mpath_shim.lock held. */
@@ -382,13 +477,15 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 
 	lockdep_assert_held(&mpath_shim.lock);
 
-	if (path->state == MPATH_PATH_REMOVING)
+	if (path->state == MPATH_PATH_REMOVED)
 		return -ENODEV;
 	if (!strcmp(cmd, "enable")) {
 		if (path->state != MPATH_PATH_DISABLED)
 			return 0;
-		WRITE_ONCE(path->state, path->bdev && !path->detaching ?
-					MPATH_PATH_ACTIVE : MPATH_PATH_FAILED);
+		mpath_path_set_state(path, path->bdev ? MPATH_PATH_ACTIVE :
+							MPATH_PATH_NEW);
+		if (path->state == MPATH_PATH_NEW)
+			queue_work(mpath_wq, &path->attach_work);
 	} else if (!strcmp(cmd, "disable") || !strcmp(cmd, "force_disable")) {
 		if (path->state == MPATH_PATH_DISABLED)
 			return 0;
@@ -398,67 +495,88 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 		/* Like HP-UX: not the last usable path, unless forced. */
 		if (!others && mpath_path_usable(path) && strcmp(cmd, "force_disable"))
 			return -EBUSY;
-		WRITE_ONCE(path->state, MPATH_PATH_DISABLED);
+		/* Only while its disk is being let go. */
+		if (!mpath_path_set_state(path, MPATH_PATH_DISABLED))
+			return -EBUSY;
 	} else {
 		return -EINVAL;
 	}
-	mpath_lun_publish_map(lun);
 	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: lunpath %s by the administrator\n",
 		    mpath_path_state_name(path->state));
 	return 0;
 }
 
 /*
+ * TEST UNIT READY on one failed lunpath; reinstate it if it answers.  One
+ * work per path on mpath_health_wq, so a device that does not answer (a
+ * blocked iSCSI session, FC dev_loss_tmo) delays no other path.
+ */
+void mpath_path_probe_work(struct work_struct *work)
+{
+	struct mpath_path *path = container_of(work, struct mpath_path,
+					       probe_work);
+	struct scsi_sense_hdr sshdr;
+	bool ok;
+
+	mutex_lock(&mpath_shim.lock);
+	/* The ref keeps the disk open while we probe. */
+	ok = path->state == MPATH_PATH_FAILED &&
+	     percpu_ref_tryget_live(&path->ref);
+	mutex_unlock(&mpath_shim.lock);
+	if (!ok)
+		return;
+	/*
+	 * Retries: a UNIT ATTENTION (power on, ALUA or LUN inventory change)
+	 * is an answer, not a failure: ask again at once.
+	 */
+	if (!mpath_path_hung(path) &&
+	    !scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr)) {
+		mutex_lock(&mpath_shim.lock);
+		if (mpath_path_set_state(path, MPATH_PATH_ACTIVE))
+			sdev_printk(KERN_INFO, path->sdev,
+				    "mpath_shim: lunpath of mpath%d reinstated\n",
+				    path->lun->index);
+		mutex_unlock(&mpath_shim.lock);
+	}
+	percpu_ref_put(&path->ref);
+}
+
+/*
  * Every mpath_path_probe_interval seconds: attach lunpaths whose disk is
- * not open yet, send TEST UNIT READY to failed ones and reinstate those
- * that answer, and follow a capacity change.
+ * not open yet, end the hold-off of held ones, probe failed ones, and
+ * follow a capacity change.
  */
 void mpath_probe_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, probe_work);
-	struct mpath_path **probe, *path;
-	struct scsi_sense_hdr sshdr;
-	unsigned int i, nr = 0;
+	struct mpath_path *path;
 
 	mutex_lock(&mpath_shim.lock);
 	if (lun->dying) {
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
-	probe = kmalloc_array(lun->nr_paths, sizeof(*probe), GFP_KERNEL);
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (!path->bdev) {
+		switch (path->state) {
+		case MPATH_PATH_NEW:
 			queue_work(mpath_wq, &path->attach_work);
-			continue;
+			break;
+		case MPATH_PATH_HELD:
+			if (time_before(jiffies, path->held_until))
+				break;
+			mpath_path_set_state(path, MPATH_PATH_FAILED);
+			fallthrough;
+		case MPATH_PATH_FAILED:
+			queue_work(mpath_health_wq, &path->probe_work);
+			break;
+		default:
+			break;
 		}
-		/* The ref keeps the disk open while we probe. */
-		if (probe && path->state == MPATH_PATH_FAILED &&
-		    !mpath_path_held(path) &&
-		    percpu_ref_tryget_live(&path->ref))
-			probe[nr++] = path;
 	}
 	mutex_unlock(&mpath_shim.lock);
 
-	for (i = 0; i < nr; i++) {
-		path = probe[i];
-		if (!mpath_path_hung(path) &&
-		    !scsi_test_unit_ready(path->sdev, 10 * HZ, 1, &sshdr)) {
-			mutex_lock(&mpath_shim.lock);
-			if (path->state == MPATH_PATH_FAILED && !path->detaching) {
-				WRITE_ONCE(path->state, MPATH_PATH_ACTIVE);
-				mpath_lun_publish_map(lun);
-				sdev_printk(KERN_INFO, path->sdev,
-					    "mpath_shim: lunpath of mpath%d reinstated\n",
-					    lun->index);
-			}
-			mutex_unlock(&mpath_shim.lock);
-		}
-		percpu_ref_put(&path->ref);
-	}
-	kfree(probe);
-
 	mpath_disk_follow_capacity(lun);
-	queue_delayed_work(system_wq, &lun->probe_work,
+	queue_delayed_work(mpath_health_wq, &lun->probe_work,
 			   max(1U, READ_ONCE(mpath_path_probe_interval)) * HZ);
 }

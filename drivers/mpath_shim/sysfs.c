@@ -61,7 +61,7 @@ static ssize_t no_path_timeout_store(struct kobject *kobj,
 		if (val < 0)
 			cancel_delayed_work(&lun->nopath_work);
 		else
-			mod_delayed_work(system_wq, &lun->nopath_work,
+			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
 					 (unsigned long)val * HZ);
 	}
 	mutex_unlock(&mpath_shim.lock);
@@ -197,6 +197,15 @@ static ssize_t host_queue_show(struct kobject *kobj,
 }
 static struct kobj_attribute lun_host_queue_attr = __ATTR_RO(host_queue);
 
+static ssize_t io_tries_exhausted_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  atomic_long_read(&to_lun(kobj)->io_tries_exhausted));
+}
+static struct kobj_attribute lun_io_tries_exhausted_attr =
+	__ATTR_RO(io_tries_exhausted);
+
 /* Documentation/ABI/testing/sysfs-mpath_shim gives the fields. */
 static ssize_t lun_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
@@ -264,6 +273,7 @@ static struct attribute *mpath_lun_attrs[] = {
 	&lun_preferred_path_attr.attr,
 	&lun_max_q_depth_attr.attr,
 	&lun_host_queue_attr.attr,
+	&lun_io_tries_exhausted_attr.attr,
 	&lun_stat_attr.attr,
 	NULL,
 };
@@ -306,12 +316,9 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	struct mpath_path *path = to_path(kobj);
-	int state = READ_ONCE(path->state);
 
-	/* A failed path held out for flapping shows as "held". */
-	if (state == MPATH_PATH_FAILED && mpath_path_held(path))
-		return sysfs_emit(buf, "held\n");
-	return sysfs_emit(buf, "%s\n", mpath_path_state_name(state));
+	return sysfs_emit(buf, "%s\n",
+			  mpath_path_state_name(READ_ONCE(path->state)));
 }
 static ssize_t state_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
@@ -360,7 +367,7 @@ static ssize_t locality_store(struct kobject *kobj, struct kobj_attribute *attr,
 		return restart_syscall();
 	WRITE_ONCE(path->locality, node);
 	path->locality_set = set;
-	if (path->state != MPATH_PATH_REMOVING)
+	if (path->state != MPATH_PATH_REMOVED)
 		mpath_lun_publish_map(path->lun);
 	mutex_unlock(&mpath_shim.lock);
 	return count;
@@ -388,7 +395,7 @@ static ssize_t weight_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (!mutex_trylock(&mpath_shim.lock))
 		return restart_syscall();
 	WRITE_ONCE(path->weight, weight);
-	if (path->state != MPATH_PATH_REMOVING)
+	if (path->state != MPATH_PATH_REMOVED)
 		mpath_lun_publish_map(path->lun);
 	mutex_unlock(&mpath_shim.lock);
 	return count;
@@ -418,7 +425,7 @@ static ssize_t path_max_q_depth_store(struct kobject *kobj,
 	if (!mutex_trylock(&mpath_shim.lock))
 		return restart_syscall();
 	path->max_q_depth = depth;
-	if (path->state != MPATH_PATH_REMOVING)
+	if (path->state != MPATH_PATH_REMOVED)
 		mpath_path_apply_depth(path);
 	mutex_unlock(&mpath_shim.lock);
 	return count;
@@ -480,11 +487,7 @@ static struct kobj_attribute path_reset_stats_attr =
 static ssize_t held_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
-	struct mpath_path *path = to_path(kobj);
-	unsigned long until = READ_ONCE(path->held_until);
-
-	return sysfs_emit(buf, "%u\n", mpath_path_held(path) ?
-			  jiffies_to_msecs(until - jiffies) / 1000 + 1 : 0);
+	return sysfs_emit(buf, "%u\n", mpath_path_held_secs(to_path(kobj)));
 }
 static struct kobj_attribute path_held_attr = __ATTR_RO(held);
 
@@ -518,7 +521,7 @@ static ssize_t io_timeout_store(struct kobject *kobj,
 	if (!mutex_trylock(&mpath_shim.lock))
 		return restart_syscall();
 	path->io_timeout = secs;
-	if (path->state != MPATH_PATH_REMOVING)
+	if (path->state != MPATH_PATH_REMOVED)
 		mpath_path_apply_timeout(path);
 	mutex_unlock(&mpath_shim.lock);
 	return count;
@@ -559,6 +562,7 @@ static void mpath_path_release(struct kobject *kobj)
 	if (path->hba)
 		kobject_put(&path->hba->kobj);
 	put_device(&path->sdev->sdev_gendev);
+	percpu_ref_exit(&path->ref);
 	if (path->depth)
 		sbitmap_queue_free(&path->tags);
 	kfree(path->sent_at);

@@ -84,7 +84,7 @@ void mpath_path_restore_timeout(struct mpath_path *path)
 void mpath_watchdog_arm(struct mpath_lun *lun)
 {
 	if (!delayed_work_pending(&lun->watchdog_work))
-		queue_delayed_work(system_wq, &lun->watchdog_work,
+		queue_delayed_work(mpath_health_wq, &lun->watchdog_work,
 				   MPATH_WATCHDOG_TICK);
 }
 
@@ -138,11 +138,11 @@ void mpath_watchdog_work(struct work_struct *work)
 			    lun->index, jiffies_to_msecs(age),
 			    jiffies_to_msecs(timeout));
 		/* One watchdog runs per LUN at a time: the only writer. */
-		if (mpath_path_fail(path))
+		if (mpath_path_report_error(path))
 			WRITE_ONCE(path->io_timeouts, path->io_timeouts + 1);
 	}
 	rcu_read_unlock();
 	if (busy && !READ_ONCE(lun->dying))
-		queue_delayed_work(system_wq, &lun->watchdog_work,
+		queue_delayed_work(mpath_health_wq, &lun->watchdog_work,
 				   MPATH_WATCHDOG_TICK);
 }

@@ -45,6 +45,9 @@ extern unsigned int mpath_flap_window;
 extern unsigned int mpath_flap_holdoff;
 extern unsigned int mpath_io_timeout;
 
+/* Path errors one I/O may have per lunpath of its LUN before it fails. */
+#define MPATH_IO_TRIES_PER_PATH	2
+
 /* Longest io_timeout of a lunpath, in seconds. */
 #define MPATH_MAX_IO_TIMEOUT	3600
 
@@ -56,14 +59,32 @@ extern unsigned int mpath_io_timeout;
 /* "4294967295:4294967295:4294967295:18446744073709551615" fits. */
 #define MPATH_HCTL_LEN		64
 
+/*
+ * The life of a lunpath, one field under mpath_shim.lock.  Every change goes
+ * through mpath_path_set_state(); the legal moves are mpath_path_state_next()
+ * (pathstate.c) and Documentation/design.md.  The I/O path only reads the
+ * state and reports errors (MPATH_PATH_IO_ERR); it never changes it.
+ */
 enum mpath_path_state {
-	MPATH_PATH_ACTIVE,	/* usable for I/O */
-	MPATH_PATH_STANDBY,	/* usable only when no active path is */
-	MPATH_PATH_FAILED,	/* I/O failed on it; the prober brings it back */
+	MPATH_PATH_NEW,		/* no disk open: sd not bound, or not attached yet */
+	MPATH_PATH_ATTACHING,	/* the attach work is opening its disk */
+	MPATH_PATH_ACTIVE,	/* carries I/O */
+	MPATH_PATH_FAILED,	/* a path error; the prober tests it */
+	MPATH_PATH_HELD,	/* failed too often: not probed until held_until */
 	MPATH_PATH_DISABLED,	/* taken out by the administrator */
-	MPATH_PATH_REMOVING,	/* its SCSI device is going away */
+	MPATH_PATH_DETACHING,	/* its disk is being let go (sd unbind) */
+	MPATH_PATH_REMOVED,	/* its SCSI device is gone; final */
+	MPATH_PATH_NR_STATES
 };
 
+/* mpath_path.flags */
+enum {
+	MPATH_PATH_IO_ERR,	/* an I/O failed on it; map_work fails it */
+	MPATH_PATH_CLAIM_WARNED, /* "cannot claim the disk" said once */
+};
+
+bool mpath_path_state_next(enum mpath_path_state old,
+			   enum mpath_path_state new);
 const char *mpath_path_state_name(enum mpath_path_state state);
 
 /**
@@ -194,6 +215,8 @@ struct mpath_selector {
  * @hq:		its length over time, under @requeue_lock
  * @hq_waits:	I/Os that had to wait in it, under @requeue_lock
  * @hq_wait_ns:	their time in it, under @requeue_lock
+ * @io_tries_exhausted: I/Os ended with a path error after failing on
+ *		every path (MPATH_IO_TRIES_PER_PATH per lunpath)
  * @max_q_depth: depth for this LUN's lunpaths, 0 for none; under
  *		mpath_shim.lock
  * @stats:	the LUN's counters, per CPU
@@ -236,6 +259,7 @@ struct mpath_lun {
 	struct mpath_qlen	hq;
 	u64			hq_waits;
 	u64			hq_wait_ns;
+	atomic_long_t		io_tries_exhausted;
 	unsigned int		max_q_depth;
 	struct mpath_stats __percpu *stats;
 	struct mpath_lat __percpu *lat;
@@ -249,19 +273,22 @@ struct mpath_lun {
  * @lun:	the LUN; the path holds a reference on its kobject
  * @hba:	the HBA; the path holds a reference on its kobject
  * @sdev:	the SCSI device; a reference on its device is held
- * @state:	enum mpath_path_state; changed with cmpxchg() (a failing
- *		I/O completion may change it in interrupt context), otherwise
- *		under mpath_shim.lock; read locklessly
+ * @state:	enum mpath_path_state, under mpath_shim.lock (changed only by
+ *		mpath_path_set_state()); read locklessly by the I/O path
+ * @flags:	MPATH_PATH_IO_ERR: set by an I/O completion or the watchdog
+ *		in any context, consumed by the LUN's map_work
  * @hctl:	"H:C:T:L", the name of @kobj
  * @bdev:	the path's sd disk, opened exclusively with the LUN as holder;
- *		set by the attach work before the path is published, cleared
- *		under mpath_shim.lock once its I/O has drained
- * @ref:	one reference per I/O in flight on @bdev; killed on detach
+ *		under mpath_shim.lock: set when the attach work publishes it,
+ *		cleared by the detach once its I/O has drained
+ * @ref:	one reference per I/O (or probe) on @bdev: created dead,
+ *		revived when @bdev is published, killed when the path leaves
+ *		a state with a disk (mpath_path_set_state()); exited only when
+ *		the path is freed
  * @drained:	completed when @ref drops to zero after the kill
- * @holder_linked: bd_link_disk_holder() succeeded for @bdev
- * @detach_lock: serialises detaching (hot removal against sd unbind)
- * @detaching:	its disk is being let go: not to be made active; under
- *		mpath_shim.lock
+ * @holder_linked: bd_link_disk_holder() succeeded for @bdev (attach and
+ *		detach only, which @detach_lock and mpath_wq serialise)
+ * @detach_lock: serialises closing @bdev (hot removal against sd unbind)
  * @locality:	NUMA node the lunpath is local to (cell_local_rr), NUMA_NO_NODE
  *		for none; its HBA's unless the administrator set it
  * @locality_set: @locality was set by the administrator
@@ -283,8 +310,8 @@ struct mpath_lun {
  * @busy_since:	when @nr_active last went from 0 to 1
  * @flap_start:	jiffies when the current flap window began
  * @flaps:	failures in that window
- * @held_until:	jiffies until which a flapping path is not reinstated
- *		(the three are written only by whoever fails the path)
+ * @held_until:	jiffies until which a HELD path is not probed
+ *		(the three under mpath_shim.lock)
  * @sent_at:	jiffies each in-flight I/O was sent, by tag; 0 for a free
  *		tag (@depth_cap entries; watchdog.c)
  * @io_timeout:	seconds, set on this lunpath, 0 for none; under
@@ -295,6 +322,8 @@ struct mpath_lun {
  *		watchdog only)
  * @stats:	the lunpath's counters, per CPU
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
+ * @probe_work:	TEST UNIT READY on a failed lunpath, one per path so that
+ *		a blocked device holds back no other (mpath_health_wq)
  */
 struct mpath_path {
 	struct kobject		kobj;
@@ -303,6 +332,7 @@ struct mpath_path {
 	struct mpath_hba	*hba;
 	struct scsi_device	*sdev;
 	int			state;
+	unsigned long		flags;
 	char			hctl[MPATH_HCTL_LEN];
 
 	struct block_device	*bdev;
@@ -310,8 +340,8 @@ struct mpath_path {
 	struct completion	drained;
 	bool			holder_linked;
 	struct mutex		detach_lock;
-	bool			detaching;
 	struct work_struct	attach_work;
+	struct work_struct	probe_work;
 
 	int			locality;
 	bool			locality_set;
@@ -346,8 +376,10 @@ struct mpath_path {
  * @path:	where the clone was sent, holding a reference on path->ref;
  *		NULL while the clone waits in the requeue list
  * @start:	bio_start_io_acct() time of @orig
- * @spent:	the clone was submitted once; it is cloned afresh before
- *		it is sent again
+ * @spent:	the clone was submitted once; it is made new again from
+ *		@orig before it is sent again
+ * @path_errors: path errors it had since @first_error
+ * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
  * @tag:	the path tag it holds while in flight
  * @queued_ns:	when it entered the host queue, 0 if it never did
@@ -363,6 +395,8 @@ struct mpath_io {
 	bool			spent;
 	bool			counted;
 	int			tag;
+	unsigned int		path_errors;
+	unsigned long		first_error;
 	unsigned int		bytes;
 	u64			queued_ns;
 	u64			ahead;
@@ -392,9 +426,13 @@ extern struct mpath_shim mpath_shim;
 
 extern struct workqueue_struct *mpath_wq;
 
+extern struct workqueue_struct *mpath_health_wq;
+
+/* May I/O be sent to @path?  Lockless: the I/O path's view. */
 static inline bool mpath_path_usable(const struct mpath_path *path)
 {
-	return READ_ONCE(path->state) == MPATH_PATH_ACTIVE;
+	return READ_ONCE(path->state) == MPATH_PATH_ACTIVE &&
+	       !test_bit(MPATH_PATH_IO_ERR, &path->flags);
 }
 
 /* discovery.c */
@@ -404,7 +442,7 @@ void mpath_discovery_exit(void);
 /* disk.c */
 int mpath_disk_alloc(struct mpath_lun *lun);
 int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first);
-void mpath_disk_stack_limits(struct mpath_lun *lun, struct mpath_path *path);
+void mpath_disk_stack_limits(struct mpath_lun *lun, struct block_device *bdev);
 void mpath_disk_follow_capacity(struct mpath_lun *lun);
 void mpath_disk_remove(struct mpath_lun *lun);
 void mpath_disk_free(struct mpath_lun *lun);
@@ -466,9 +504,13 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid);
 void mpath_path_remove(struct scsi_device *sdev);
 void mpath_path_bound(struct scsi_device *sdev);
 void mpath_path_unbound(struct scsi_device *sdev);
-bool mpath_path_fail(struct mpath_path *path);
-bool mpath_path_held(const struct mpath_path *path);
+bool mpath_path_set_state(struct mpath_path *path,
+			  enum mpath_path_state new);
+bool mpath_path_report_error(struct mpath_path *path);
+void mpath_lun_fail_paths(struct mpath_lun *lun);
+unsigned int mpath_path_held_secs(const struct mpath_path *path);
 void mpath_path_attach_work(struct work_struct *work);
+void mpath_path_probe_work(struct work_struct *work);
 int mpath_path_set_admin(struct mpath_path *path, const char *cmd);
 void mpath_probe_work(struct work_struct *work);
 
