@@ -36,9 +36,11 @@
  * count their lunpaths in nr_paths; when the last one leaves, the object is
  * unlinked, removed from sysfs and put.  kobject_del() waits for sysfs
  * readers (kernfs active references), so no attribute runs on a departing
- * object.  Every I/O in flight on a lunpath holds its percpu_ref; a leaving
- * lunpath is first taken out of the map, then its ref is killed and drained
- * before its disk is closed.  A LUN outlives its last lunpath by
+ * object.  A lunpath's life is one state machine (path.c, pathstate.c):
+ * its percpu_ref lives as long as the path, dead while it has no disk,
+ * revived when the attach publishes the disk and killed by the move into
+ * DETACHING or REMOVED; every I/O and every probe holds it, and the disk is
+ * closed only once it has drained.  A LUN outlives its last lunpath by
  * no_path_timeout seconds (its disk keeps holding I/O), then its disk is
  * deleted (openers get errors, as with NVMe) and the LUN is freed.
  *
@@ -51,11 +53,14 @@
  * calling into the driver core in a way that takes the class mutex.
  * Functions that need it say so with lockdep_assert_held().  Objects leave
  * sysfs with the lock held, so sysfs stores only mutex_trylock() it and
- * restart the system call when it is busy.  Path state also changes with
- * cmpxchg() from I/O completion (ACTIVE -> FAILED), which then only queues
- * the map rebuild.  lun->requeue_lock (a spinlock, irq-safe) protects the
- * requeue list.  mpath_wq is ordered: attaching lunpaths, adding disks and
- * removing LUNs never overlap.
+ * restart the system call when it is busy.  A lunpath's state changes only
+ * in mpath_path_set_state(), under the lock; I/O completion and the watchdog
+ * only set MPATH_PATH_IO_ERR (the path is not chosen from then on) and queue
+ * the LUN's map_work, which fails the path.  lun->requeue_lock (a spinlock,
+ * irq-safe) protects the requeue list.  mpath_wq is ordered: attaching
+ * lunpaths, adding disks and removing LUNs never overlap; mpath_health_wq
+ * (WQ_MEM_RECLAIM) runs what held I/O waits for: probes, map rebuilds, the
+ * no-path timer and the watchdog.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -64,7 +64,6 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
 	blk_set_stacking_limits(&disk->queue->limits);
 	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
-	blk_queue_write_cache(disk->queue, true, true);
 	lun->disk = disk;
 	return 0;
 
@@ -74,24 +73,103 @@ out:
 	return ret;
 }
 
-/* Stack @path's limits onto the LUN; discard and write-zeroes only if all
- * paths have them.
+/* What /dev/mpathN's queue says, derived from its paths' disks. */
+struct mpath_disk_limits {
+	struct queue_limits	lim;
+	bool	discard;	/* all paths discard */
+	bool	write_zeroes;	/* all paths write zeroes */
+	bool	nonrot;		/* all paths are non-rotational */
+	bool	stable;		/* a path needs stable pages (digests, DIX) */
+	bool	wc;		/* a path has a volatile write cache */
+	bool	fua;		/* a path takes FUA */
+	bool	ro;		/* a path is read-only */
+};
+
+static void mpath_limits_stack(struct mpath_disk_limits *l,
+			       struct block_device *bdev)
+{
+	blk_stack_limits(&l->lim, &bdev_get_queue(bdev)->limits, 0);
+	l->discard &= bdev_max_discard_sectors(bdev) != 0;
+	l->write_zeroes &= bdev_write_zeroes_sectors(bdev) != 0;
+	l->nonrot &= bdev_nonrot(bdev);
+	l->stable |= bdev_stable_writes(bdev);
+	l->wc |= bdev_write_cache(bdev);
+	l->fua |= bdev_fua(bdev);
+	l->ro |= bdev_read_only(bdev);
+}
+
+static void mpath_flag_set(struct request_queue *q, unsigned int flag, bool on)
+{
+	if (on)
+		blk_queue_flag_set(flag, q);
+	else
+		blk_queue_flag_clear(flag, q);
+}
+
+/*
+ * Recompute /dev/mpathN's queue limits and flags from the disks of its
+ * lunpaths, and @extra (a disk about to be published, or NULL), as if they
+ * were stacked anew: a limit a departed path imposed goes with it, discard
+ * and write zeroes only if every path has them, stable pages and read-only
+ * if any path needs them, a write cache (and FUA) if any path has one.  The
+ * administrator's max_sectors_kb is kept (within max_hw_sectors).  Called
+ * when a path's disk is published or let go, and on every probe tick (sd
+ * may turn UNMAP or the write cache off on a path without telling us).
  */
-void mpath_disk_stack_limits(struct mpath_lun *lun, struct block_device *bdev)
+void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 {
 	struct request_queue *q = lun->disk->queue;
+	struct mpath_disk_limits l;
+	struct mpath_path *path;
+	unsigned int n = 0;
 
-	blk_mq_freeze_queue(q);
-	blk_stack_limits(&q->limits, &bdev_get_queue(bdev)->limits, 0);
-	if (!bdev_max_discard_sectors(bdev))
-		blk_queue_max_discard_sectors(q, 0);
-	if (!bdev_write_zeroes_sectors(bdev))
-		blk_queue_max_write_zeroes_sectors(q, 0);
-	if (bdev_nonrot(bdev))
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	else
-		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
-	blk_mq_unfreeze_queue(q);
+	memset(&l, 0, sizeof(l));
+	l.discard = l.write_zeroes = l.nonrot = true;
+	blk_set_stacking_limits(&l.lim);
+
+	mutex_lock(&lun->limits_lock);
+	/* A path's disk stays open while it is set, under the lock. */
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (path->bdev) {
+			mpath_limits_stack(&l, path->bdev);
+			n++;
+		}
+	}
+	mutex_unlock(&mpath_shim.lock);
+	if (extra) {
+		mpath_limits_stack(&l, extra);
+		n++;
+	}
+	if (!n)
+		goto out;	/* no path: keep what it had */
+	if (!l.discard) {
+		l.lim.max_discard_sectors = 0;
+		l.lim.max_hw_discard_sectors = 0;
+	}
+	if (!l.write_zeroes)
+		l.lim.max_write_zeroes_sectors = 0;
+	if (lun->limits_set)
+		l.lim.max_sectors = min(q->limits.max_sectors,
+					l.lim.max_hw_sectors);
+
+	if (!lun->limits_set || memcmp(&l.lim, &q->limits, sizeof(l.lim)) ||
+	    l.nonrot != blk_queue_nonrot(q) ||
+	    l.stable != blk_queue_stable_writes(q) ||
+	    l.wc != test_bit(QUEUE_FLAG_WC, &q->queue_flags) ||
+	    l.fua != test_bit(QUEUE_FLAG_FUA, &q->queue_flags)) {
+		blk_mq_freeze_queue(q);
+		q->limits = l.lim;
+		mpath_flag_set(q, QUEUE_FLAG_NONROT, l.nonrot);
+		mpath_flag_set(q, QUEUE_FLAG_STABLE_WRITES, l.stable);
+		blk_queue_write_cache(q, l.wc, l.fua);
+		blk_mq_unfreeze_queue(q);
+		lun->limits_set = true;
+	}
+	if (get_disk_ro(lun->disk) != l.ro)
+		set_disk_ro(lun->disk, l.ro);
+out:
+	mutex_unlock(&lun->limits_lock);
 }
 
 /* Runs on mpath_wq, without mpath_shim.lock. */

@@ -46,6 +46,7 @@ static int mpath_lun_index(const char *wwid)
 static void mpath_lun_init(struct mpath_lun *lun)
 {
 	INIT_LIST_HEAD(&lun->paths);
+	mutex_init(&lun->limits_lock);
 	spin_lock_init(&lun->requeue_lock);
 	bio_list_init(&lun->requeue_list);
 	INIT_WORK(&lun->requeue_work, mpath_requeue_work);
@@ -293,6 +294,16 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	}
 }
 
+/* The administrator's preferred (locked-down) lunpath, NULL for none. */
+void mpath_lun_set_preferred(struct mpath_lun *lun, struct mpath_path *path)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	lun->preferred = path;
+	strscpy(lun->preferred_hctl, path ? path->hctl : "",
+		sizeof(lun->preferred_hctl));
+}
+
 /* Does @lun have a path I/O can go to now? */
 bool mpath_lun_has_path(struct mpath_lun *lun)
 {
@@ -324,7 +335,7 @@ int mpath_lun_set_policy(struct mpath_lun *lun,
 	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !lun->preferred) {
 		list_for_each_entry(path, &lun->paths, lun_node) {
 			if (mpath_path_usable(path)) {
-				lun->preferred = path;
+				mpath_lun_set_preferred(lun, path);
 				break;
 			}
 		}

@@ -142,8 +142,9 @@ void mpath_path_attach_work(struct work_struct *work)
 		return;
 
 	bdev = mpath_path_open(path);
+	/* Before any I/O can reach it: the LUN's limits allow for its disk. */
 	if (bdev)
-		mpath_disk_stack_limits(lun, bdev);
+		mpath_disk_update_limits(lun, bdev);
 
 	mutex_lock(&mpath_shim.lock);
 	if (!bdev) {
@@ -170,11 +171,14 @@ void mpath_path_attach_work(struct work_struct *work)
 	mpath_path_set_state(path, MPATH_PATH_ACTIVE);
 	mutex_unlock(&mpath_shim.lock);
 
-	if (!lun->disk_added) {
+	if (!lun->disk_added && !lun->disk_add_failed) {
 		ret = mpath_disk_add(lun, path);
-		if (ret)
-			pr_err("mpath%d: cannot add the disk: %d\n", lun->index,
-			       ret);
+		if (ret) {
+			/* A gendisk that failed to add cannot be added again. */
+			lun->disk_add_failed = true;
+			pr_err("mpath%d: cannot add the disk: %d; the LUN has no block device until its paths are removed\n",
+			       lun->index, ret);
+		}
 	}
 	if (lun->disk_added && !bd_link_disk_holder(bdev, lun->disk))
 		path->holder_linked = true;
@@ -208,6 +212,8 @@ static void mpath_path_close(struct mpath_path *path)
 		bd_unlink_disk_holder(bdev, path->lun->disk);
 	path->holder_linked = false;
 	blkdev_put(bdev, MPATH_FMODE);
+	/* What it imposed goes with it. */
+	mpath_disk_update_limits(path->lun, NULL);
 out:
 	mutex_unlock(&path->detach_lock);
 }
@@ -291,6 +297,9 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	if (ret)
 		goto out_del;
 	list_add_tail(&path->lun_node, &lun->paths);
+	/* The preferred (locked-down) path is back. */
+	if (!lun->preferred && !strcmp(lun->preferred_hctl, path->hctl))
+		lun->preferred = path;
 	queue_work(mpath_wq, &path->attach_work);
 	mutex_unlock(&mpath_shim.lock);
 
@@ -328,6 +337,7 @@ void mpath_path_remove(struct scsi_device *sdev)
 	}
 	lun = path->lun;
 	list_del_init(&path->lun_node);
+	/* Away, not forgotten: preferred_hctl brings it back. */
 	if (lun->preferred == path)
 		lun->preferred = NULL;
 	mpath_path_set_state(path, MPATH_PATH_REMOVED);
@@ -577,6 +587,7 @@ void mpath_probe_work(struct work_struct *work)
 	mutex_unlock(&mpath_shim.lock);
 
 	mpath_disk_follow_capacity(lun);
+	mpath_disk_update_limits(lun, NULL);
 	queue_delayed_work(mpath_health_wq, &lun->probe_work,
 			   max(1U, READ_ONCE(mpath_path_probe_interval)) * HZ);
 }

@@ -129,7 +129,7 @@ static ssize_t preferred_path_store(struct kobject *kobj,
 		mutex_unlock(&mpath_shim.lock);
 		return -EINVAL;
 	}
-	lun->preferred = found;
+	mpath_lun_set_preferred(lun, found);
 	mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
 	return count;
@@ -454,14 +454,14 @@ static ssize_t path_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	struct mpath_path *path = to_path(kobj);
 	int active = atomic_read(&path->nr_active);
+	u64 busy, since = READ_ONCE(path->busy_since), now = ktime_get_ns();
 	struct mpath_stats st;
-	u64 busy;
 
 	mpath_stats_sum(path->stats, &st);
 	busy = st.busy_ns;
-	/* The current busy period counts too. */
-	if (active)
-		busy += ktime_get_ns() - READ_ONCE(path->busy_since);
+	/* The current busy period counts too (0: begun with stats off). */
+	if (active && since && now > since)
+		busy += now - since;
 	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %d\n",
 			  st.ios[0], st.ios[1], st.bytes[0], st.bytes[1],
 			  st.errors, st.failovers, busy, st.service_ns,

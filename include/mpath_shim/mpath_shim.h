@@ -185,9 +185,17 @@ struct mpath_selector {
  * @sel:	the policy at work, RCU; written under mpath_shim.lock
  * @preferred:	lunpath chosen by the administrator for preferred_path and
  *		path_lockdown, or NULL; under mpath_shim.lock
+ * @preferred_hctl: its H:C:T:L, kept while it is away so that it is the
+ *		preferred (locked-down) path again when it returns; "" for
+ *		none; under mpath_shim.lock
  * @disk:	/dev/mpathN, created with the first attached lunpath; set and
  *		cleared on mpath_wq only
  * @disk_added:	@disk is live (device_add_disk() succeeded); mpath_wq only
+ * @disk_add_failed: device_add_disk() failed: a gendisk is not added twice;
+ *		mpath_wq only
+ * @limits_lock: serialises recomputing @disk's queue limits
+ * @limits_set:	@disk's limits were computed from paths once; under
+ *		@limits_lock
  * @bs:		clones, with struct mpath_io as front pad
  * @requeue_lock: protects @requeue_list
  * @requeue_list: clones waiting for a usable path (struct mpath_io.clone)
@@ -235,8 +243,12 @@ struct mpath_lun {
 	struct mpath_path_map __rcu *map;
 	struct mpath_selector __rcu *sel;
 	struct mpath_path	*preferred;
+	char			preferred_hctl[MPATH_HCTL_LEN];
 	struct gendisk		*disk;
 	bool			disk_added;
+	bool			disk_add_failed;
+	struct mutex		limits_lock;
+	bool			limits_set;
 	struct bio_set		bs;
 
 	spinlock_t		requeue_lock;
@@ -442,7 +454,7 @@ void mpath_discovery_exit(void);
 /* disk.c */
 int mpath_disk_alloc(struct mpath_lun *lun);
 int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first);
-void mpath_disk_stack_limits(struct mpath_lun *lun, struct block_device *bdev);
+void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra);
 void mpath_disk_follow_capacity(struct mpath_lun *lun);
 void mpath_disk_remove(struct mpath_lun *lun);
 void mpath_disk_free(struct mpath_lun *lun);
@@ -486,6 +498,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun);
 bool mpath_lun_has_path(struct mpath_lun *lun);
 int mpath_lun_set_policy(struct mpath_lun *lun,
 			 const struct mpath_policy *policy);
+void mpath_lun_set_preferred(struct mpath_lun *lun, struct mpath_path *path);
 
 /* hba.c: membership counted in nr_paths, both under mpath_shim.lock */
 struct mpath_hba *mpath_hba_join(struct Scsi_Host *shost);
