@@ -15,6 +15,7 @@
 #define HELD		MPATH_PATH_HELD
 #define DISABLED	MPATH_PATH_DISABLED
 #define DETACHING	MPATH_PATH_DETACHING
+#define WRONG_LU	MPATH_PATH_WRONG_LU
 #define REMOVED		MPATH_PATH_REMOVED
 
 struct move_case {
@@ -44,6 +45,14 @@ static const struct move_case move_cases[] = {
 	{ "detached: stays disabled", DETACHING, DISABLED, true },
 	{ "device removed while detaching", DETACHING, REMOVED, true },
 	{ "device removed", FAILED, REMOVED, true },
+	{ "attach finds another LU", ATTACHING, WRONG_LU, true },
+	{ "probe finds another LU", FAILED, WRONG_LU, true },
+	{ "identity check of an active path", ACTIVE, WRONG_LU, true },
+	{ "another LU: out until sd binds again", WRONG_LU, DETACHING, true },
+	{ "another LU: removed", WRONG_LU, REMOVED, true },
+	{ "another LU never carries I/O", WRONG_LU, ACTIVE, false },
+	{ "another LU is not probed", WRONG_LU, FAILED, false },
+	{ "another LU is not enabled", WRONG_LU, NEW, false },
 	/* What must never happen. */
 	{ "removed is final", REMOVED, NEW, false },
 	{ "removed is final (active)", REMOVED, ACTIVE, false },
@@ -70,7 +79,10 @@ static void state_move_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpath_path_state_next(c->from, c->to), c->legal);
 }
 
-/* Only ACTIVE without a reported error carries I/O; every state has a name. */
+/*
+ * Only ACTIVE without a reported error carries I/O; every state has a name;
+ * the disk is usable (the ref lives) in ACTIVE, FAILED, HELD and DISABLED.
+ */
 static void state_usable_test(struct kunit *test)
 {
 	struct mpath_path *path;
@@ -82,6 +94,9 @@ static void state_usable_test(struct kunit *test)
 		path->state = s;
 		KUNIT_EXPECT_EQ(test, mpath_path_usable(path), s == ACTIVE);
 		KUNIT_EXPECT_STRNEQ(test, mpath_path_state_name(s), "unknown");
+		KUNIT_EXPECT_EQ(test, mpath_path_state_holds_disk(s),
+				s == ACTIVE || s == FAILED || s == HELD ||
+				s == DISABLED);
 	}
 	path->state = ACTIVE;
 	set_bit(MPATH_PATH_IO_ERR, &path->flags);

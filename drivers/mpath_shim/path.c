@@ -24,7 +24,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <asm/unaligned.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_eh.h>
 #include <scsi/scsi_host.h>
@@ -63,8 +65,8 @@ bool mpath_path_set_state(struct mpath_path *path, enum mpath_path_state new)
 	if (new == MPATH_PATH_ACTIVE)
 		clear_bit(MPATH_PATH_IO_ERR, &path->flags);
 	WRITE_ONCE(path->state, new);
-	if (path->bdev && old != MPATH_PATH_DETACHING &&
-	    (new == MPATH_PATH_DETACHING || new == MPATH_PATH_REMOVED))
+	if (path->bdev && mpath_path_state_holds_disk(old) &&
+	    !mpath_path_state_holds_disk(new))
 		percpu_ref_kill(&path->ref);
 	if ((old == MPATH_PATH_ACTIVE) != (new == MPATH_PATH_ACTIVE))
 		mpath_lun_publish_map(path->lun);
@@ -125,6 +127,54 @@ static struct block_device *mpath_path_open(struct mpath_path *path)
 	return bdev;
 }
 
+/*
+ * Does @path still reach its LUN?  VPD page 0x83 is read afresh from the
+ * device (the midlayer's copy dates from the scan) and its LU designator
+ * compared with the LUN's.  0: yes; -ESTALE: it reaches another LU now (a
+ * remap behind the same H:C:T:L); another error: cannot tell now.
+ */
+static int mpath_path_verify(struct mpath_path *path)
+{
+	unsigned int len = 4096;
+	char *id = NULL;
+	u8 *page;
+	int ret;
+
+	for (;;) {
+		page = kmalloc(len, GFP_NOIO);
+		if (!page)
+			return -ENOMEM;
+		ret = scsi_get_vpd_page(path->sdev, 0x83, page, len);
+		if (ret) {
+			ret = -EIO;
+			goto out;
+		}
+		if (get_unaligned_be16(&page[2]) + 4 <= len || len >= SZ_64K)
+			break;
+		len = get_unaligned_be16(&page[2]) + 4;
+		kfree(page);
+	}
+	id = kmalloc(MPATH_WWID_LEN, GFP_NOIO);
+	if (!id) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = mpath_vpd83_lu_id(page, len, id, MPATH_WWID_LEN);
+	if (ret < 0 || strcmp(id, path->lun->wwid)) {
+		sdev_printk(KERN_ERR, path->sdev,
+			    "mpath_shim: reaches LU %s now, not %s (mpath%d): taken out of service\n",
+			    ret < 0 ? "(no designator)" : id, path->lun->wwid,
+			    path->lun->index);
+		ret = -ESTALE;
+	} else {
+		ret = 0;
+	}
+out:
+	kfree(id);
+	kfree(page);
+	return ret;
+}
+
 /* Open the path's disk and make the path usable; on mpath_wq. */
 void mpath_path_attach_work(struct work_struct *work)
 {
@@ -142,17 +192,22 @@ void mpath_path_attach_work(struct work_struct *work)
 		return;
 
 	bdev = mpath_path_open(path);
-	/* Before any I/O can reach it: the LUN's limits allow for its disk. */
-	if (bdev)
-		mpath_disk_update_limits(lun, bdev);
-
-	mutex_lock(&mpath_shim.lock);
-	if (!bdev) {
+	/* The disk may belong to another LU by now (sd bound again). */
+	ret = bdev ? mpath_path_verify(path) : -ENODEV;
+	if (ret) {
+		if (bdev)
+			blkdev_put(bdev, MPATH_FMODE);
+		mutex_lock(&mpath_shim.lock);
 		/* A path the administrator disabled meanwhile stays so. */
-		mpath_path_set_state(path, MPATH_PATH_NEW);
+		mpath_path_set_state(path, ret == -ESTALE ? MPATH_PATH_WRONG_LU :
+							     MPATH_PATH_NEW);
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
+	/* Before any I/O can reach it: the LUN's limits allow for its disk. */
+	mpath_disk_update_limits(lun, bdev);
+
+	mutex_lock(&mpath_shim.lock);
 	/*
 	 * Still ours to publish only if nothing but the administrator moved
 	 * the path meanwhile; after an unbind, a removal or an enable that
@@ -517,20 +572,26 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 }
 
 /*
- * TEST UNIT READY on one failed lunpath; reinstate it if it answers.  One
- * work per path on mpath_health_wq, so a device that does not answer (a
- * blocked iSCSI session, FC dev_loss_tmo) delays no other path.
+ * Probe one lunpath: a failed one gets TEST UNIT READY and, if it answers
+ * and still reaches its LU, is reinstated; an active one has its identity
+ * checked.  A path that reaches another LU is taken out for good (until sd
+ * binds again).  One work per path on mpath_health_wq, so a device that
+ * does not answer (a blocked iSCSI session, FC dev_loss_tmo) delays no
+ * other path.
  */
 void mpath_path_probe_work(struct work_struct *work)
 {
 	struct mpath_path *path = container_of(work, struct mpath_path,
 					       probe_work);
+	enum mpath_path_state state;
 	struct scsi_sense_hdr sshdr;
 	bool ok;
+	int ret;
 
 	mutex_lock(&mpath_shim.lock);
+	state = path->state;
 	/* The ref keeps the disk open while we probe. */
-	ok = path->state == MPATH_PATH_FAILED &&
+	ok = (state == MPATH_PATH_FAILED || state == MPATH_PATH_ACTIVE) &&
 	     percpu_ref_tryget_live(&path->ref);
 	mutex_unlock(&mpath_shim.lock);
 	if (!ok)
@@ -539,16 +600,28 @@ void mpath_path_probe_work(struct work_struct *work)
 	 * Retries: a UNIT ATTENTION (power on, ALUA or LUN inventory change)
 	 * is an answer, not a failure: ask again at once.
 	 */
-	if (!mpath_path_hung(path) &&
-	    !scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr)) {
-		mutex_lock(&mpath_shim.lock);
-		if (mpath_path_set_state(path, MPATH_PATH_ACTIVE))
-			sdev_printk(KERN_INFO, path->sdev,
-				    "mpath_shim: lunpath of mpath%d reinstated\n",
-				    path->lun->index);
-		mutex_unlock(&mpath_shim.lock);
+	if (state == MPATH_PATH_FAILED &&
+	    (mpath_path_hung(path) ||
+	     scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr))) {
+		percpu_ref_put(&path->ref);
+		return;
 	}
+	ret = mpath_path_verify(path);
 	percpu_ref_put(&path->ref);
+
+	mutex_lock(&mpath_shim.lock);
+	if (ret == -ESTALE && mpath_path_set_state(path, MPATH_PATH_WRONG_LU)) {
+		mutex_unlock(&mpath_shim.lock);
+		/* Its I/O drains; no more goes there. */
+		mpath_path_close(path);
+		return;
+	}
+	if (!ret && state == MPATH_PATH_FAILED &&
+	    mpath_path_set_state(path, MPATH_PATH_ACTIVE))
+		sdev_printk(KERN_INFO, path->sdev,
+			    "mpath_shim: lunpath of mpath%d reinstated\n",
+			    path->lun->index);
+	mutex_unlock(&mpath_shim.lock);
 }
 
 /*
@@ -578,6 +651,7 @@ void mpath_probe_work(struct work_struct *work)
 			mpath_path_set_state(path, MPATH_PATH_FAILED);
 			fallthrough;
 		case MPATH_PATH_FAILED:
+		case MPATH_PATH_ACTIVE:
 			queue_work(mpath_health_wq, &path->probe_work);
 			break;
 		default:

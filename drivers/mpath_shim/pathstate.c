@@ -12,6 +12,9 @@
  *    │                                                   flaps ▼  ▲ hold-off over
  *    │                                                        HELD
  *    └── DETACHING ◀── sd unbinds (from any state but REMOVED)
+ *   WRONG_LU ◀── attach or probe finds another LU behind the path (from
+ *                ATTACHING, ACTIVE, FAILED); only an sd rebind (DETACHING,
+ *                then NEW: the attach checks again) or removal leaves it
  *   REMOVED ◀── the SCSI device is removed (from any state); final
  */
 
@@ -26,18 +29,29 @@ static const unsigned int mpath_path_moves[MPATH_PATH_NR_STATES] = {
 	[MPATH_PATH_NEW]	= S(ATTACHING) | S(DISABLED) | S(DETACHING) |
 				  S(REMOVED),
 	[MPATH_PATH_ATTACHING]	= S(ACTIVE) | S(NEW) | S(DISABLED) |
-				  S(DETACHING) | S(REMOVED),
+				  S(DETACHING) | S(WRONG_LU) | S(REMOVED),
 	[MPATH_PATH_ACTIVE]	= S(FAILED) | S(HELD) | S(DISABLED) |
-				  S(DETACHING) | S(REMOVED),
+				  S(DETACHING) | S(WRONG_LU) | S(REMOVED),
 	[MPATH_PATH_FAILED]	= S(ACTIVE) | S(DISABLED) | S(DETACHING) |
-				  S(REMOVED),
+				  S(WRONG_LU) | S(REMOVED),
 	[MPATH_PATH_HELD]	= S(FAILED) | S(DISABLED) | S(DETACHING) |
 				  S(REMOVED),
 	[MPATH_PATH_DISABLED]	= S(NEW) | S(ACTIVE) | S(DETACHING) |
 				  S(REMOVED),
 	[MPATH_PATH_DETACHING]	= S(NEW) | S(DISABLED) | S(REMOVED),
+	[MPATH_PATH_WRONG_LU]	= S(DETACHING) | S(REMOVED),
 	[MPATH_PATH_REMOVED]	= 0,
 };
+
+/* The states in which a published disk may be used (the path's ref lives). */
+#define MPATH_PATH_DISK_STATES	(S(ACTIVE) | S(FAILED) | S(HELD) | S(DISABLED))
+
+/* May I/O or a probe use the disk of a lunpath in @state, if it has one? */
+bool mpath_path_state_holds_disk(enum mpath_path_state state)
+{
+	return (unsigned int)state < MPATH_PATH_NR_STATES &&
+	       (MPATH_PATH_DISK_STATES & BIT(state));
+}
 
 #undef S
 
@@ -59,6 +73,7 @@ static const char * const mpath_path_state_names[MPATH_PATH_NR_STATES] = {
 	[MPATH_PATH_HELD]	= "held",
 	[MPATH_PATH_DISABLED]	= "disabled",
 	[MPATH_PATH_DETACHING]	= "detaching",
+	[MPATH_PATH_WRONG_LU]	= "wrong_lu",
 	[MPATH_PATH_REMOVED]	= "removing",
 };
 

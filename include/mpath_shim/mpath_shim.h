@@ -73,6 +73,7 @@ enum mpath_path_state {
 	MPATH_PATH_HELD,	/* failed too often: not probed until held_until */
 	MPATH_PATH_DISABLED,	/* taken out by the administrator */
 	MPATH_PATH_DETACHING,	/* its disk is being let go (sd unbind) */
+	MPATH_PATH_WRONG_LU,	/* it reaches another LU now: out until sd rebinds */
 	MPATH_PATH_REMOVED,	/* its SCSI device is gone; final */
 	MPATH_PATH_NR_STATES
 };
@@ -85,6 +86,7 @@ enum {
 
 bool mpath_path_state_next(enum mpath_path_state old,
 			   enum mpath_path_state new);
+bool mpath_path_state_holds_disk(enum mpath_path_state state);
 const char *mpath_path_state_name(enum mpath_path_state state);
 
 /**
@@ -474,6 +476,9 @@ void mpath_requeue_work(struct work_struct *work);
 void mpath_kick_requeue(struct mpath_lun *lun);
 void mpath_fail_queued(struct mpath_lun *lun);
 void mpath_nopath_work(struct work_struct *work);
+
+/* identity.c: pure logic */
+int mpath_vpd83_lu_id(const u8 *page, size_t len, char *id, size_t id_len);
 
 /* pathmap.c: pure logic, no SCSI or block plumbing */
 struct mpath_path_map *mpath_path_map_build(struct mpath_path * const *paths,
