@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+# LIO iSCSI over loopback for tests/NNN-* scripts (sourced after common.sh):
+# real sessions, LUNs remapped on one portal without telling the host.
+# ../shared/lio-testbed.md has the recipe this follows.
+
+LIO=/sys/kernel/config/target
+IQN=iqn.2026-11.org.example:tgt
+INIT=iqn.2026-11.org.example:host
+
+# lio_setup N_LUS N_PORTALS [MB]: N_LUS file LUs (lu0..), each portal t
+# (127.0.0.t) exports lu0 as its LUN 0; the initiator logs in to all.
+lio_setup() {
+	local nlu=$1 nport=$2 mb=${3:-16} n t D T
+	command -v iscsiadm >/dev/null && command -v iscsid >/dev/null ||
+		skip "open-iscsi not installed"
+	modprobe -a target_core_mod target_core_file iscsi_target_mod iscsi_tcp 2>/dev/null ||
+		skip "no LIO iSCSI target or iscsi_tcp modules"
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	mkdir -p /tmp/lio-db/pr && echo /tmp/lio-db > $LIO/dbroot
+	for n in $(seq 0 $((nlu - 1))); do
+		D=$LIO/core/fileio_0/lu$n
+		rm -f /tmp/lu$n
+		truncate -s ${mb}M /tmp/lu$n
+		mkdir -p $D
+		echo fd_dev_name=/tmp/lu$n,fd_dev_size=$((mb << 20)) > $D/control
+		echo serial000$n > $D/wwn/vpd_unit_serial
+		echo 1 > $D/enable
+	done
+	for t in $(seq 1 "$nport"); do
+		T=$LIO/iscsi/$IQN/tpgt_$t
+		mkdir -p $T/lun/lun_0
+		ln -s $LIO/core/fileio_0/lu0 $T/lun/lun_0/lu0
+		mkdir $T/np/127.0.0.$t:3260
+		echo 0 > $T/attrib/generate_node_acls
+		echo 0 > $T/attrib/authentication
+		mkdir -p $T/acls/$INIT/lun_0
+		ln -s $T/lun/lun_0 $T/acls/$INIT/lun_0/lun_0
+		echo 1 > $T/enable
+	done
+	# The initiator's state must be writable (virtme-ng's root is not).
+	mkdir -p /tmp/ie /tmp/vli /run/lock/iscsi
+	cp -a /etc/iscsi/. /tmp/ie/
+	mount --bind /tmp/ie /etc/iscsi
+	[ -d /var/lib/iscsi ] && mount --bind /tmp/vli /var/lib/iscsi
+	echo InitiatorName=$INIT > /etc/iscsi/initiatorname.iscsi
+	iscsid || fail "iscsid"
+	for t in $(seq 1 "$nport"); do
+		iscsiadm -m discovery -t st -p 127.0.0.$t:3260 >/dev/null || fail "discovery 127.0.0.$t"
+	done
+	iscsiadm -m node -L all >/dev/null || fail "login"
+	settle
+}
+
+# lio_hctl_of_portal T: H:C:T:L of the disk reached through portal 127.0.0.T
+lio_hctl_of_portal() {
+	local s h
+	for s in /sys/class/iscsi_connection/connection*; do
+		grep -qx "127.0.0.$1" "$s/persistent_address" "$s/address" 2>/dev/null || continue
+		h=$(readlink -f "$s/device" | grep -o 'host[0-9]*' | head -n 1)
+		ls /sys/class/scsi_device | grep "^${h#host}:" | head -n 1
+		return
+	done
+}
+
+# lio_remap T LU: portal T's LUN 0 becomes LU lu<LU>, the host not told
+lio_remap() {
+	local T=$LIO/iscsi/$IQN/tpgt_$1 l
+	rm $T/acls/$INIT/lun_0/lun_0
+	for l in $T/lun/lun_0/lu*; do rm "$l"; done
+	rmdir $T/lun/lun_0
+	mkdir $T/lun/lun_0
+	ln -s $LIO/core/fileio_0/lu$2 $T/lun/lun_0/lu$2
+	ln -s $T/lun/lun_0 $T/acls/$INIT/lun_0/lun_0
+}
+
+lio_teardown() {
+	local T l n
+	iscsiadm -m node -U all >/dev/null 2>&1
+	settle
+	pkill -x iscsid
+	for T in $LIO/iscsi/$IQN/tpgt_*; do
+		[ -d "$T" ] || continue
+		echo 0 > $T/enable
+		rm -f $T/acls/$INIT/lun_0/lun_0
+		rmdir $T/acls/$INIT/lun_0 $T/acls/$INIT 2>/dev/null
+		for l in $T/lun/lun_0/lu*; do rm -f "$l"; done
+		rmdir $T/lun/lun_0 $T/np/* 2>/dev/null
+		rmdir $T
+	done
+	rmdir $LIO/iscsi/$IQN $LIO/iscsi 2>/dev/null
+	for n in $LIO/core/fileio_0/lu*; do rmdir "$n"; done
+	rmdir $LIO/core/fileio_0 2>/dev/null
+	umount /etc/iscsi /var/lib/iscsi 2>/dev/null
+	modprobe -r iscsi_tcp iscsi_target_mod target_core_file 2>/dev/null
+	return 0
+}
