@@ -47,6 +47,9 @@ lio_setup() {
 	for t in $(seq 1 "$nport"); do
 		iscsiadm -m discovery -t st -p 127.0.0.$t:3260 >/dev/null || fail "discovery 127.0.0.$t"
 	done
+	# How long a session in recovery keeps its devices blocked.
+	iscsiadm -m node -o update -n node.session.timeo.replacement_timeout \
+		-v "${LIO_REPLACEMENT_TIMEOUT:-120}" >/dev/null || fail "replacement_timeout"
 	iscsiadm -m node -L all >/dev/null || fail "login"
 	settle
 }
