@@ -98,20 +98,16 @@ int mpath_vpd83_lu_id(const u8 *page, size_t len, char *id, size_t id_len)
 		case 0x2:
 			cur_prio = prio;
 			cur_size = d[3];
-			if (cur_size == 8)
-				id_size = snprintf(id, id_len, "eui.%8phN", d + 4);
-			else if (cur_size == 12)
-				id_size = snprintf(id, id_len, "eui.%12phN", d + 4);
-			else if (cur_size == 16)
-				id_size = snprintf(id, id_len, "eui.%16phN", d + 4);
+			if (cur_size == 8 || cur_size == 12 || cur_size == 16)
+				id_size = snprintf(id, id_len, "eui.%*phN",
+						   cur_size, d + 4);
 			break;
 		case 0x3:
 			cur_prio = prio;
 			cur_size = d[3];
-			if (cur_size == 8)
-				id_size = snprintf(id, id_len, "naa.%8phN", d + 4);
-			else if (cur_size == 16)
-				id_size = snprintf(id, id_len, "naa.%16phN", d + 4);
+			if (cur_size == 8 || cur_size == 16)
+				id_size = snprintf(id, id_len, "naa.%*phN",
+						   cur_size, d + 4);
 			break;
 		case 0x8:
 			if (cur_size > d[3])

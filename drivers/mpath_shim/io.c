@@ -291,7 +291,8 @@ static enum mpath_send mpath_try_send(struct mpath_lun *lun,
 /* The LUN gave up waiting for a path: I/O without one fails. */
 static bool mpath_no_path_fails(struct mpath_lun *lun)
 {
-	return READ_ONCE(lun->nopath_expired) || !READ_ONCE(lun->no_path_timeout);
+	return READ_ONCE(lun->state) >= MPATH_LUN_EXPIRED ||
+	       !READ_ONCE(lun->no_path_timeout);
 }
 
 static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
@@ -470,11 +471,11 @@ void mpath_nopath_work(struct work_struct *work)
 					     struct mpath_lun, nopath_work);
 
 	mutex_lock(&mpath_shim.lock);
-	if (lun->dying || mpath_lun_has_path(lun)) {
+	if (mpath_lun_has_path(lun) ||
+	    !mpath_lun_set_state(lun, MPATH_LUN_EXPIRED)) {
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
-	WRITE_ONCE(lun->nopath_expired, true);
 	if (!lun->nr_paths)
 		mpath_lun_queue_remove(lun);
 	/* Kick rather than fail all: I/O waiting for a tag stays. */

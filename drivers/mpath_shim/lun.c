@@ -141,7 +141,7 @@ void mpath_lun_leave(struct mpath_lun *lun)
 	if (--lun->nr_paths)
 		return;
 	pr_info("mpath%d: last lunpath gone\n", lun->index);
-	if (!lun->disk_added || READ_ONCE(lun->nopath_expired))
+	if (!lun->disk_added || lun->state == MPATH_LUN_EXPIRED)
 		mpath_lun_queue_remove(lun);
 }
 
@@ -150,7 +150,7 @@ void mpath_lun_queue_remove(struct mpath_lun *lun)
 {
 	lockdep_assert_held(&mpath_shim.lock);
 
-	if (lun->remove_queued || lun->dying)
+	if (lun->remove_queued || lun->state == MPATH_LUN_DYING)
 		return;
 	lun->remove_queued = true;
 	queue_work(mpath_wq, &lun->remove_work);
@@ -278,20 +278,43 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 		kfree_rcu(old, rcu);
 
 	if (map->nr) {
-		lun->had_path = true;
-		WRITE_ONCE(lun->nopath_expired, false);
+		mpath_lun_set_state(lun, MPATH_LUN_LIVE);
 		cancel_delayed_work(&lun->nopath_work);
 		mpath_kick_requeue(lun);
-	} else if (lun->had_path ||
-		   (!READ_ONCE(lun->nopath_expired) &&
+	} else if (mpath_lun_set_state(lun, MPATH_LUN_WAITING) ||
+		   (lun->state == MPATH_LUN_WAITING &&
 		    !delayed_work_pending(&lun->nopath_work))) {
 		/* Lost its last path, or never had one (all disabled). */
-		lun->had_path = false;
 		timeout = READ_ONCE(lun->no_path_timeout);
 		if (timeout >= 0)
 			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
 					 (unsigned long)timeout * HZ);
 	}
+}
+
+/*
+ * The LUN's moves: WAITING <-> LIVE, WAITING -> EXPIRED -> LIVE, and any
+ * state but DYING -> DYING.  Returns whether @lun moved.
+ */
+bool mpath_lun_set_state(struct mpath_lun *lun, enum mpath_lun_state new)
+{
+	static const unsigned int moves[] = {
+		[MPATH_LUN_WAITING]	= BIT(MPATH_LUN_LIVE) |
+					  BIT(MPATH_LUN_EXPIRED) |
+					  BIT(MPATH_LUN_DYING),
+		[MPATH_LUN_LIVE]	= BIT(MPATH_LUN_WAITING) |
+					  BIT(MPATH_LUN_DYING),
+		[MPATH_LUN_EXPIRED]	= BIT(MPATH_LUN_LIVE) |
+					  BIT(MPATH_LUN_DYING),
+		[MPATH_LUN_DYING]	= 0,
+	};
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (!(moves[lun->state] & BIT(new)))
+		return false;
+	WRITE_ONCE(lun->state, new);
+	return true;
 }
 
 /* The administrator's preferred (locked-down) lunpath, NULL for none. */
@@ -355,7 +378,7 @@ void mpath_lun_map_work(struct work_struct *work)
 	struct mpath_lun *lun = container_of(work, struct mpath_lun, map_work);
 
 	mutex_lock(&mpath_shim.lock);
-	if (!lun->dying) {
+	if (lun->state != MPATH_LUN_DYING) {
 		mpath_lun_fail_paths(lun);
 		mpath_lun_publish_map(lun);
 	}
@@ -371,13 +394,11 @@ void mpath_lun_remove_work(struct work_struct *work)
 
 	mutex_lock(&mpath_shim.lock);
 	lun->remove_queued = false;
-	if (lun->nr_paths || lun->dying) {
-		/* A lunpath came back in time. */
+	/* A lunpath came back in time, or it is going already. */
+	if (lun->nr_paths || !mpath_lun_set_state(lun, MPATH_LUN_DYING)) {
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
-	lun->dying = true;
-	WRITE_ONCE(lun->nopath_expired, true);
 	list_del(&lun->node);
 	/*
 	 * Out of sysfs now: a lunpath of this LUN that appears from here on
@@ -420,7 +441,7 @@ void mpath_lun_exit(void)
 	flush_workqueue(mpath_wq);
 	mutex_lock(&mpath_shim.lock);
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
-		WRITE_ONCE(lun->nopath_expired, true);
+		mpath_lun_set_state(lun, MPATH_LUN_EXPIRED);
 		mpath_lun_queue_remove(lun);
 	}
 	mutex_unlock(&mpath_shim.lock);

@@ -186,7 +186,8 @@ void mpath_path_attach_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&mpath_shim.lock);
-	ok = !lun->dying && mpath_path_set_state(path, MPATH_PATH_ATTACHING);
+	ok = lun->state != MPATH_LUN_DYING &&
+	     mpath_path_set_state(path, MPATH_PATH_ATTACHING);
 	mutex_unlock(&mpath_shim.lock);
 	if (!ok)
 		return;
@@ -199,8 +200,9 @@ void mpath_path_attach_work(struct work_struct *work)
 			blkdev_put(bdev, MPATH_FMODE);
 		mutex_lock(&mpath_shim.lock);
 		/* A path the administrator disabled meanwhile stays so. */
-		mpath_path_set_state(path, ret == -ESTALE ? MPATH_PATH_WRONG_LU :
-							     MPATH_PATH_NEW);
+		if (path->state == MPATH_PATH_ATTACHING)
+			mpath_path_set_state(path, ret == -ESTALE ?
+					     MPATH_PATH_WRONG_LU : MPATH_PATH_NEW);
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
@@ -213,7 +215,8 @@ void mpath_path_attach_work(struct work_struct *work)
 	 * the path meanwhile; after an unbind, a removal or an enable that
 	 * queued a new attach, let go.
 	 */
-	if (lun->dying || (path->state != MPATH_PATH_ATTACHING &&
+	if (lun->state == MPATH_LUN_DYING ||
+	    (path->state != MPATH_PATH_ATTACHING &&
 			   path->state != MPATH_PATH_DISABLED)) {
 		mutex_unlock(&mpath_shim.lock);
 		blkdev_put(bdev, MPATH_FMODE);
@@ -223,7 +226,9 @@ void mpath_path_attach_work(struct work_struct *work)
 	reinit_completion(&path->drained);
 	percpu_ref_reinit(&path->ref);
 	mpath_path_apply_timeout(path);
-	mpath_path_set_state(path, MPATH_PATH_ACTIVE);
+	/* Disabled meanwhile: attached, and still disabled. */
+	if (path->state == MPATH_PATH_ATTACHING)
+		mpath_path_set_state(path, MPATH_PATH_ACTIVE);
 	mutex_unlock(&mpath_shim.lock);
 
 	if (!lun->disk_added && !lun->disk_add_failed) {
@@ -636,7 +641,7 @@ void mpath_probe_work(struct work_struct *work)
 	struct mpath_path *path;
 
 	mutex_lock(&mpath_shim.lock);
-	if (lun->dying) {
+	if (lun->state == MPATH_LUN_DYING) {
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}

@@ -56,8 +56,7 @@ static ssize_t no_path_timeout_store(struct kobject *kobj,
 		return restart_syscall();
 	WRITE_ONCE(lun->no_path_timeout, val);
 	/* Waiting for a path now: the new timeout counts from now. */
-	if (!lun->dying && lun->disk_added && !lun->had_path &&
-	    !READ_ONCE(lun->nopath_expired)) {
+	if (lun->disk_added && lun->state == MPATH_LUN_WAITING) {
 		if (val < 0)
 			cancel_delayed_work(&lun->nopath_work);
 		else
@@ -93,7 +92,8 @@ static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
 		return -EINVAL;
 	if (!mutex_trylock(&mpath_shim.lock))
 		return restart_syscall();
-	ret = lun->dying ? -ENODEV : mpath_lun_set_policy(lun, policy);
+	ret = lun->state == MPATH_LUN_DYING ? -ENODEV :
+					       mpath_lun_set_policy(lun, policy);
 	mutex_unlock(&mpath_shim.lock);
 	return ret ?: count;
 }
@@ -197,6 +197,21 @@ static ssize_t host_queue_show(struct kobject *kobj,
 }
 static struct kobj_attribute lun_host_queue_attr = __ATTR_RO(host_queue);
 
+static ssize_t lun_state_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	static const char * const names[] = {
+		[MPATH_LUN_WAITING]	= "waiting",
+		[MPATH_LUN_LIVE]	= "live",
+		[MPATH_LUN_EXPIRED]	= "expired",
+		[MPATH_LUN_DYING]	= "dying",
+	};
+
+	return sysfs_emit(buf, "%s\n", names[READ_ONCE(to_lun(kobj)->state)]);
+}
+static struct kobj_attribute lun_state_attr = __ATTR(state, 0444,
+						     lun_state_show, NULL);
+
 static ssize_t io_tries_exhausted_show(struct kobject *kobj,
 				       struct kobj_attribute *attr, char *buf)
 {
@@ -274,6 +289,7 @@ static struct attribute *mpath_lun_attrs[] = {
 	&lun_max_q_depth_attr.attr,
 	&lun_host_queue_attr.attr,
 	&lun_io_tries_exhausted_attr.attr,
+	&lun_state_attr.attr,
 	&lun_stat_attr.attr,
 	NULL,
 };

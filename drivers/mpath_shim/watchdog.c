@@ -142,7 +142,7 @@ void mpath_watchdog_work(struct work_struct *work)
 			WRITE_ONCE(path->io_timeouts, path->io_timeouts + 1);
 	}
 	rcu_read_unlock();
-	if (busy && !READ_ONCE(lun->dying))
+	if (busy && !mpath_lun_dying(lun))
 		queue_delayed_work(mpath_health_wq, &lun->watchdog_work,
 				   MPATH_WATCHDOG_TICK);
 }

@@ -174,6 +174,17 @@ struct mpath_selector {
 	void __percpu		*pcpu;
 };
 
+/*
+ * The life of a LUN, one field under mpath_shim.lock, changed only by
+ * mpath_lun_set_state() (lun.c has the moves).
+ */
+enum mpath_lun_state {
+	MPATH_LUN_WAITING,	/* no usable path (yet): I/O held up to no_path_timeout */
+	MPATH_LUN_LIVE,		/* a usable path: I/O flows */
+	MPATH_LUN_EXPIRED,	/* no path for no_path_timeout: I/O fails until one returns */
+	MPATH_LUN_DYING,	/* being torn down: I/O fails; final */
+};
+
 /**
  * struct mpath_lun - one logical unit, reached through one or more lunpaths
  * @kobj:	/sys/kernel/mpath_shim/luns/mpathN
@@ -213,10 +224,8 @@ struct mpath_selector {
  * @scan_work:	partition scan, outside of device_add_disk() (as NVMe does)
  * @no_path_timeout: seconds to hold I/O without a usable path (0: fail at
  *		once, -1: forever); read locklessly, written by sysfs
- * @nopath_expired: held I/O has been failed; new I/O fails until a path
- *		returns; written under mpath_shim.lock or by @nopath_work
- * @had_path:	@map had a path when last published; under mpath_shim.lock
- * @dying:	being torn down; under mpath_shim.lock
+ * @state:	enum mpath_lun_state, under mpath_shim.lock, changed only by
+ *		mpath_lun_set_state(); read locklessly by the I/O path
  * @remove_queued: @remove_work is queued and has not started; under
  *		mpath_shim.lock (so it never runs twice)
  * @hq_len:	length of the requeue list, the host queue: I/O waiting for a
@@ -264,9 +273,7 @@ struct mpath_lun {
 	struct work_struct	scan_work;
 
 	int			no_path_timeout;
-	bool			nopath_expired;
-	bool			had_path;
-	bool			dying;
+	int			state;
 	bool			remove_queued;
 
 	unsigned int		hq_len;
@@ -442,6 +449,12 @@ extern struct workqueue_struct *mpath_wq;
 
 extern struct workqueue_struct *mpath_health_wq;
 
+/* Is @lun being torn down?  Lockless, for works that stop re-arming. */
+static inline bool mpath_lun_dying(const struct mpath_lun *lun)
+{
+	return READ_ONCE(lun->state) == MPATH_LUN_DYING;
+}
+
 /* May I/O be sent to @path?  Lockless: the I/O path's view. */
 static inline bool mpath_path_usable(const struct mpath_path *path)
 {
@@ -501,6 +514,7 @@ int mpath_set_qd_rules(const char *buf);
 ssize_t mpath_show_qd_rules(char *buf);
 void mpath_lun_publish_map(struct mpath_lun *lun);
 bool mpath_lun_has_path(struct mpath_lun *lun);
+bool mpath_lun_set_state(struct mpath_lun *lun, enum mpath_lun_state new);
 int mpath_lun_set_policy(struct mpath_lun *lun,
 			 const struct mpath_policy *policy);
 void mpath_lun_set_preferred(struct mpath_lun *lun, struct mpath_path *path);
