@@ -7,8 +7,9 @@
 # make bench      benchmarks: mpath_shim vs dm-multipath vs the raw path
 # make clean
 
-# The kernel the VM boots: Debian's newest installed linux-image-*-amd64 that
-# has headers.  Never the host's running kernel.
+# The kernel to build for, which the VM boots too: MPATH_KVER=6.1 (default,
+# Debian 12's kernel), 6.12, or a release; see scripts/kver.  Never the
+# host's running kernel, and never whichever is newest.
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 
@@ -17,7 +18,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 all: modules
 
 modules:
-	@test -n "$(KVER)" || { echo "no linux-image/linux-headers pair installed: run scripts/setup" >&2; exit 1; }
+	@test -n "$(KVER)" || { echo "kernel $${MPATH_KVER:-6.1} is not installed with its headers: run scripts/setup (MPATH_KVER=6.1|6.12 selects)" >&2; exit 1; }
+	@echo "mpath_shim: building for $(KVER) (MPATH_KVER=6.1|6.12 selects)"
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 setup:

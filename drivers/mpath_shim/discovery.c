@@ -10,6 +10,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_driver.h>
 
+#include <mpath_shim/compat.h>
 #include <mpath_shim/mpath_shim.h>
 
 static struct scsi_device *mpath_class_dev_to_sdev(struct device *dev)
@@ -58,7 +59,7 @@ static struct notifier_block mpath_bus_nb = {
  * interface reports.  Interface callbacks are serialised by the SCSI class
  * mutex, which protects this.
  */
-static struct bus_type *mpath_scsi_bus;
+static typeof_member(struct device, bus) mpath_scsi_bus;
 
 static void mpath_watch_bus(struct scsi_device *sdev)
 {
@@ -68,7 +69,7 @@ static void mpath_watch_bus(struct scsi_device *sdev)
 		mpath_scsi_bus = sdev->sdev_gendev.bus;
 }
 
-static int mpath_add_dev(struct device *dev, struct class_interface *intf)
+static int mpath_add_dev(struct device *dev)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
 	const char *reason;
@@ -96,14 +97,16 @@ out:
 	return 0;
 }
 
-static void mpath_remove_dev(struct device *dev, struct class_interface *intf)
+static void mpath_remove_dev(struct device *dev)
 {
 	mpath_path_remove(mpath_class_dev_to_sdev(dev));
 }
 
+MPATH_DEFINE_CLASS_INTF(mpath_add_dev, mpath_remove_dev)
+
 static struct class_interface mpath_interface = {
-	.add_dev	= mpath_add_dev,
-	.remove_dev	= mpath_remove_dev,
+	.add_dev	= MPATH_CLASS_INTF_ADD(mpath_add_dev),
+	.remove_dev	= MPATH_CLASS_INTF_REMOVE(mpath_remove_dev),
 };
 
 int mpath_discovery_init(void)

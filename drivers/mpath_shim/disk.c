@@ -46,6 +46,7 @@ static const struct block_device_operations mpath_fops = {
 
 int mpath_disk_alloc(struct mpath_lun *lun)
 {
+	struct queue_limits lim;
 	struct gendisk *disk;
 	int ret;
 
@@ -53,17 +54,18 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 			  offsetof(struct mpath_io, clone), 0);
 	if (ret)
 		goto out;
-	disk = blk_alloc_disk(NUMA_NO_NODE);
-	if (!disk) {
-		ret = -ENOMEM;
+	blk_set_stacking_limits(&lim);
+	/* Not zoned: a stacking limit here fails validation (6.12). */
+	lim.max_zone_append_sectors = 0;
+	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
 		goto out_bioset;
 	}
 	disk->fops = &mpath_fops;
 	disk->private_data = lun;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "mpath%d", lun->index);
 	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
-	blk_set_stacking_limits(&disk->queue->limits);
-	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
 	lun->disk = disk;
 	return 0;
 
@@ -73,37 +75,25 @@ out:
 	return ret;
 }
 
-/* What /dev/mpathN's queue says, derived from its paths' disks. */
-struct mpath_disk_limits {
-	struct queue_limits	lim;
-	bool	discard;	/* all paths discard */
-	bool	write_zeroes;	/* all paths write zeroes */
-	bool	nonrot;		/* all paths are non-rotational */
-	bool	stable;		/* a path needs stable pages (digests, DIX) */
-	bool	wc;		/* a path has a volatile write cache */
-	bool	fua;		/* a path takes FUA */
-	bool	ro;		/* a path is read-only */
-};
-
+/*
+ * Rotational, stable pages (digests, DIX), a volatile write cache and FUA
+ * if any path has them.
+ */
 static void mpath_limits_stack(struct mpath_disk_limits *l,
-			       struct block_device *bdev)
+			       struct block_device *bdev, const char *name)
 {
-	blk_stack_limits(&l->lim, &bdev_get_queue(bdev)->limits, 0);
+	queue_limits_stack_bdev(&l->lim, bdev, 0, name);
 	l->discard &= bdev_max_discard_sectors(bdev) != 0;
 	l->write_zeroes &= bdev_write_zeroes_sectors(bdev) != 0;
-	l->nonrot &= bdev_nonrot(bdev);
-	l->stable |= bdev_stable_writes(bdev);
-	l->wc |= bdev_write_cache(bdev);
-	l->fua |= bdev_fua(bdev);
+	if (bdev_rot(bdev))
+		l->features |= BLK_FEAT_ROTATIONAL;
+	if (bdev_stable_writes(bdev))
+		l->features |= BLK_FEAT_STABLE_WRITES;
+	if (bdev_write_cache(bdev))
+		l->features |= BLK_FEAT_WRITE_CACHE;
+	if (bdev_fua(bdev))
+		l->features |= BLK_FEAT_FUA;
 	l->ro |= bdev_read_only(bdev);
-}
-
-static void mpath_flag_set(struct request_queue *q, unsigned int flag, bool on)
-{
-	if (on)
-		blk_queue_flag_set(flag, q);
-	else
-		blk_queue_flag_clear(flag, q);
 }
 
 /*
@@ -119,12 +109,16 @@ static void mpath_flag_set(struct request_queue *q, unsigned int flag, bool on)
 void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 {
 	struct request_queue *q = lun->disk->queue;
+	const char *name = lun->disk->disk_name;
 	struct mpath_disk_limits l;
+	struct queue_limits cur;
 	struct mpath_path *path;
 	unsigned int n = 0;
+	int ret;
 
 	memset(&l, 0, sizeof(l));
-	l.discard = l.write_zeroes = l.nonrot = true;
+	l.discard = l.write_zeroes = true;
+	l.features = BLK_FEAT_IO_STAT;
 	blk_set_stacking_limits(&l.lim);
 
 	mutex_lock(&lun->limits_lock);
@@ -132,13 +126,13 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	mutex_lock(&mpath_shim.lock);
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		if (path->bdev) {
-			mpath_limits_stack(&l, path->bdev);
+			mpath_limits_stack(&l, path->bdev, name);
 			n++;
 		}
 	}
 	mutex_unlock(&mpath_shim.lock);
 	if (extra) {
-		mpath_limits_stack(&l, extra);
+		mpath_limits_stack(&l, extra, name);
 		n++;
 	}
 	if (!n)
@@ -149,22 +143,21 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	}
 	if (!l.write_zeroes)
 		l.lim.max_write_zeroes_sectors = 0;
-	if (lun->limits_set)
-		l.lim.max_sectors = min(q->limits.max_sectors,
-					l.lim.max_hw_sectors);
+	l.lim.max_zone_append_sectors = 0;
 
-	if (!lun->limits_set || memcmp(&l.lim, &q->limits, sizeof(l.lim)) ||
-	    l.nonrot != blk_queue_nonrot(q) ||
-	    l.stable != blk_queue_stable_writes(q) ||
-	    l.wc != test_bit(QUEUE_FLAG_WC, &q->queue_flags) ||
-	    l.fua != test_bit(QUEUE_FLAG_FUA, &q->queue_flags)) {
-		blk_mq_freeze_queue(q);
-		q->limits = l.lim;
-		mpath_flag_set(q, QUEUE_FLAG_NONROT, l.nonrot);
-		mpath_flag_set(q, QUEUE_FLAG_STABLE_WRITES, l.stable);
-		blk_queue_write_cache(q, l.wc, l.fua);
-		blk_mq_unfreeze_queue(q);
-		lun->limits_set = true;
+	/* Unchanged since last applied: leave the queue (and its admin) be. */
+	if (!lun->limits_set || memcmp(&l, &lun->stacked, sizeof(l))) {
+		memcpy(&lun->stacked, &l, sizeof(l));
+		cur = queue_limits_start_update(q);
+		if (lun->limits_set)
+			mpath_limits_keep_user(&l.lim, &cur);
+		ret = mpath_queue_limits_commit(q, &l.lim, l.features);
+		if (ret) {
+			pr_warn("%s: queue limits not updated: %d\n", name, ret);
+			memset(&lun->stacked, 0, sizeof(l));
+		} else {
+			lun->limits_set = true;
+		}
 	}
 	if (get_disk_ro(lun->disk) != l.ro)
 		set_disk_ro(lun->disk, l.ro);

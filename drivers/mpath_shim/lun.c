@@ -166,7 +166,7 @@ static unsigned int mpath_qd_nr_rules;
  */
 void mpath_path_apply_depth(struct mpath_path *path)
 {
-	struct scsi_host_template *sht = path->sdev->host->hostt;
+	const struct scsi_host_template *sht = path->sdev->host->hostt;
 	struct mpath_lun *lun = path->lun;
 	unsigned int depth, rule;
 	int ret;

@@ -26,14 +26,12 @@
 #include <linux/blkdev.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_eh.h>
 #include <scsi/scsi_host.h>
 
+#include <mpath_shim/compat.h>
 #include <mpath_shim/mpath_shim.h>
-
-#define MPATH_FMODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
 
 static struct mpath_path *mpath_path_find(struct scsi_device *sdev)
 {
@@ -80,51 +78,54 @@ static void mpath_path_ref_release(struct percpu_ref *ref)
 	complete(&path->drained);
 }
 
+/* device_for_each_child() callback: the devt of the sd disk, if @dev is. */
 static int mpath_match_disk(struct device *dev, void *data)
 {
-	return dev->class && !strcmp(dev->class->name, "block") &&
-	       dev->type && !strcmp(dev->type->name, "disk");
+	if (!dev->class || strcmp(dev->class->name, "block") ||
+	    !dev->type || strcmp(dev->type->name, "disk"))
+		return 0;
+	*(dev_t *)data = dev->devt;
+	return 1;
 }
 
 /* The sd disk of @sdev, 0 if sd has not bound. */
 static dev_t mpath_sd_devt(struct scsi_device *sdev)
 {
-	struct device *dev;
-	dev_t devt;
+	dev_t devt = 0;
 
-	dev = device_find_child(&sdev->sdev_gendev, NULL, mpath_match_disk);
-	if (!dev)
-		return 0;
-	devt = dev->devt;
-	put_device(dev);
+	device_for_each_child(&sdev->sdev_gendev, &devt, mpath_match_disk);
 	return devt;
 }
 
-/* Open @path's sd disk for the LUN; NULL if it cannot be used yet. */
-static struct block_device *mpath_path_open(struct mpath_path *path)
+/*
+ * Open @path's sd disk for the LUN, read-write and exclusive with the LUN
+ * as holder; NULL if it cannot be used yet.
+ */
+static struct file *mpath_path_open(struct mpath_path *path)
 {
-	struct block_device *bdev;
+	struct file *bdev_file;
 	dev_t devt;
 
 	devt = mpath_sd_devt(path->sdev);
 	if (!devt)
 		return NULL;
-	bdev = blkdev_get_by_dev(devt, MPATH_FMODE, path->lun);
-	if (IS_ERR(bdev)) {
+	bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_WRITE,
+					  path->lun, NULL);
+	if (IS_ERR(bdev_file)) {
 		/* Once per path until it attaches: the probe retries. */
 		if (!test_and_set_bit(MPATH_PATH_CLAIM_WARNED, &path->flags))
 			sdev_printk(KERN_WARNING, path->sdev,
 				    "mpath_shim: cannot claim the disk: %ld\n",
-				    PTR_ERR(bdev));
+				    PTR_ERR(bdev_file));
 		return NULL;
 	}
-	if (!bdev_nr_sectors(bdev)) {
+	if (!bdev_nr_sectors(file_bdev(bdev_file))) {
 		/* Not ready; the probe tries again. */
-		blkdev_put(bdev, MPATH_FMODE);
+		bdev_fput(bdev_file);
 		return NULL;
 	}
 	clear_bit(MPATH_PATH_CLAIM_WARNED, &path->flags);
-	return bdev;
+	return bdev_file;
 }
 
 /*
@@ -182,6 +183,7 @@ void mpath_path_attach_work(struct work_struct *work)
 					       attach_work);
 	struct mpath_lun *lun = path->lun;
 	struct block_device *bdev;
+	struct file *bdev_file;
 	bool ok;
 	int ret;
 
@@ -192,12 +194,12 @@ void mpath_path_attach_work(struct work_struct *work)
 	if (!ok)
 		return;
 
-	bdev = mpath_path_open(path);
+	bdev_file = mpath_path_open(path);
 	/* The disk may belong to another LU by now (sd bound again). */
-	ret = bdev ? mpath_path_verify(path) : -ENODEV;
+	ret = bdev_file ? mpath_path_verify(path) : -ENODEV;
 	if (ret) {
-		if (bdev)
-			blkdev_put(bdev, MPATH_FMODE);
+		if (bdev_file)
+			bdev_fput(bdev_file);
 		mutex_lock(&mpath_shim.lock);
 		/* A path the administrator disabled meanwhile stays so. */
 		if (path->state == MPATH_PATH_ATTACHING)
@@ -207,6 +209,7 @@ void mpath_path_attach_work(struct work_struct *work)
 		return;
 	}
 	/* Before any I/O can reach it: the LUN's limits allow for its disk. */
+	bdev = file_bdev(bdev_file);
 	mpath_disk_update_limits(lun, bdev);
 
 	mutex_lock(&mpath_shim.lock);
@@ -219,9 +222,10 @@ void mpath_path_attach_work(struct work_struct *work)
 	    (path->state != MPATH_PATH_ATTACHING &&
 			   path->state != MPATH_PATH_DISABLED)) {
 		mutex_unlock(&mpath_shim.lock);
-		blkdev_put(bdev, MPATH_FMODE);
+		bdev_fput(bdev_file);
 		return;
 	}
+	path->bdev_file = bdev_file;
 	path->bdev = bdev;
 	reinit_completion(&path->drained);
 	percpu_ref_reinit(&path->ref);
@@ -254,6 +258,7 @@ void mpath_path_attach_work(struct work_struct *work)
 static void mpath_path_close(struct mpath_path *path)
 {
 	struct block_device *bdev;
+	struct file *bdev_file;
 
 	/* A second caller (removal racing an unbind) waits for the first. */
 	mutex_lock(&path->detach_lock);
@@ -266,12 +271,14 @@ static void mpath_path_close(struct mpath_path *path)
 
 	mutex_lock(&mpath_shim.lock);
 	mpath_path_restore_timeout(path);
+	bdev_file = path->bdev_file;
+	path->bdev_file = NULL;
 	path->bdev = NULL;
 	mutex_unlock(&mpath_shim.lock);
 	if (path->holder_linked)
 		bd_unlink_disk_holder(bdev, path->lun->disk);
 	path->holder_linked = false;
-	blkdev_put(bdev, MPATH_FMODE);
+	bdev_fput(bdev_file);
 	/* What it imposed goes with it. */
 	mpath_disk_update_limits(path->lun, NULL);
 out:

@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include <mpath_shim/compat.h>
 #include <mpath_shim/policy.h>
 #include <mpath_shim/qdepth.h>
 
@@ -30,6 +31,15 @@ struct scsi_device;
 struct Scsi_Host;
 struct mpath_lun;
 struct mpath_path;
+
+/* What /dev/mpathN's queue says, derived from its paths' disks (disk.c). */
+struct mpath_disk_limits {
+	struct queue_limits	lim;
+	blk_features_t		features;
+	bool			discard;	/* all paths discard */
+	bool			write_zeroes;	/* all paths write zeroes */
+	bool			ro;		/* a path is read-only */
+};
 
 /* Longest no_path_timeout accepted, in seconds: a day. */
 #define MPATH_MAX_NO_PATH_TIMEOUT	86400
@@ -209,6 +219,8 @@ enum mpath_lun_state {
  * @limits_lock: serialises recomputing @disk's queue limits
  * @limits_set:	@disk's limits were computed from paths once; under
  *		@limits_lock
+ * @stacked:	the paths' limits and features as last applied to @disk
+ *		(before the queue validated them); under @limits_lock
  * @bs:		clones, with struct mpath_io as front pad
  * @requeue_lock: protects @requeue_list
  * @requeue_list: clones waiting for a usable path (struct mpath_io.clone)
@@ -260,6 +272,7 @@ struct mpath_lun {
 	bool			disk_add_failed;
 	struct mutex		limits_lock;
 	bool			limits_set;
+	struct mpath_disk_limits stacked;
 	struct bio_set		bs;
 
 	spinlock_t		requeue_lock;
@@ -299,9 +312,10 @@ struct mpath_lun {
  * @flags:	MPATH_PATH_IO_ERR: set by an I/O completion or the watchdog
  *		in any context, consumed by the LUN's map_work
  * @hctl:	"H:C:T:L", the name of @kobj
- * @bdev:	the path's sd disk, opened exclusively with the LUN as holder;
- *		under mpath_shim.lock: set when the attach work publishes it,
- *		cleared by the detach once its I/O has drained
+ * @bdev_file:	the path's sd disk, opened exclusively with the LUN as
+ *		holder; under mpath_shim.lock: set when the attach work
+ *		publishes it, cleared by the detach once its I/O has drained
+ * @bdev:	file_bdev(@bdev_file), for the I/O path; set and cleared with it
  * @ref:	one reference per I/O (or probe) on @bdev: created dead,
  *		revived when @bdev is published, killed when the path leaves
  *		a state with a disk (mpath_path_set_state()); exited only when
@@ -356,6 +370,7 @@ struct mpath_path {
 	unsigned long		flags;
 	char			hctl[MPATH_HCTL_LEN];
 
+	struct file		*bdev_file;
 	struct block_device	*bdev;
 	struct percpu_ref	ref;
 	struct completion	drained;

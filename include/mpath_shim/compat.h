@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mpath_shim: the kernel APIs of today, on the older kernels it supports.
+ *
+ * The module is written against the newest block and driver-core API; this
+ * header supplies it on older kernels (Debian 12's 6.1).  Which API a kernel
+ * has is decided by feature probes, not version numbers: Kbuild greps the
+ * target's headers and defines MPATH_HAVE_* (distributions backport, and
+ * Debian's 6.12 has 6.14's queue_limits_commit_update_frozen()).
+ *
+ * Supported: 6.1 and 6.9 or later.  6.5 to 6.8 (blk_mode_t with holder ops,
+ * bdev_handle) are refused below rather than guessed at.
+ */
+#ifndef _MPATH_SHIM_COMPAT_H
+#define _MPATH_SHIM_COMPAT_H
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/device.h>
+
+#ifdef MPATH_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>		/* 6.12 */
+#else
+#include <asm/unaligned.h>
+#endif
+
+/* 6.4: class interface callbacks lost their interface argument. */
+#ifdef MPATH_HAVE_CLASS_INTF_DEV_ONLY
+#define MPATH_CLASS_INTF_ADD(fn)	fn
+#define MPATH_CLASS_INTF_REMOVE(fn)	fn
+#define MPATH_DEFINE_CLASS_INTF(add, remove)
+#else
+#define MPATH_CLASS_INTF_ADD(fn)	fn##_intf
+#define MPATH_CLASS_INTF_REMOVE(fn)	fn##_intf
+#define MPATH_DEFINE_CLASS_INTF(add, remove)				\
+static int add##_intf(struct device *dev, struct class_interface *intf)	\
+{									\
+	return add(dev);						\
+}									\
+static void remove##_intf(struct device *dev, struct class_interface *intf) \
+{									\
+	remove(dev);							\
+}
+#endif
+
+/*
+ * 6.9: a block device is opened as a file.  Before that (6.1) the handle
+ * is the block_device itself, behind a struct file pointer that is never
+ * dereferenced: only file_bdev() and bdev_fput() below take it.  Every
+ * open is read-write and exclusive (a holder is always given).
+ */
+#ifdef MPATH_HAVE_BDEV_FILE
+#ifndef MPATH_HAVE_BDEV_FPUT
+#define bdev_fput(file)		fput(file)	/* 6.9 */
+#endif
+#else
+#ifdef MPATH_HAVE_BLK_MODE
+#error "mpath_shim supports 6.1 and 6.9 or later, not 6.5 to 6.8"
+#endif
+#define blk_mode_t		fmode_t
+#define BLK_OPEN_READ		FMODE_READ
+#define BLK_OPEN_WRITE		FMODE_WRITE
+#define MPATH_COMPAT_FMODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
+
+struct blk_holder_ops;
+
+static inline struct file *
+bdev_file_open_by_dev(dev_t dev, blk_mode_t mode, void *holder,
+		      const struct blk_holder_ops *hops)
+{
+	struct block_device *bdev;
+
+	WARN_ON_ONCE(mode != (BLK_OPEN_READ | BLK_OPEN_WRITE) || !holder);
+	bdev = blkdev_get_by_dev(dev, MPATH_COMPAT_FMODE, holder);
+	if (IS_ERR(bdev))
+		return ERR_CAST(bdev);
+	return (struct file *)bdev;
+}
+
+static inline struct block_device *file_bdev(struct file *bdev_file)
+{
+	return (struct block_device *)bdev_file;
+}
+
+static inline void bdev_fput(struct file *bdev_file)
+{
+	blkdev_put(file_bdev(bdev_file), MPATH_COMPAT_FMODE);
+}
+#endif
+
+/* 7.x: bdev_nonrot() became bdev_rot(). */
+#ifndef MPATH_HAVE_BDEV_ROT
+static inline bool bdev_rot(struct block_device *bdev)
+{
+	return !bdev_nonrot(bdev);
+}
+#endif
+
+/* 6.9: stacking limits from a block device. */
+#ifndef MPATH_HAVE_LIMITS_STACK_BDEV
+static inline void queue_limits_stack_bdev(struct queue_limits *t,
+					   struct block_device *bdev,
+					   sector_t offset, const char *pfx)
+{
+	blk_stack_limits(t, &bdev_get_queue(bdev)->limits,
+			 get_start_sect(bdev) + offset);
+}
+#endif
+
+/*
+ * 6.9: blk_alloc_disk() takes the queue limits and returns an ERR_PTR.
+ * 6.1's is a macro taking the node only.
+ */
+#ifndef MPATH_HAVE_ALLOC_DISK_LIMITS
+#undef blk_alloc_disk
+#define blk_alloc_disk(lim, node_id)					\
+({									\
+	static struct lock_class_key __key;				\
+									\
+	mpath_compat_alloc_disk(lim, node_id, &__key);			\
+})
+
+static inline struct gendisk *
+mpath_compat_alloc_disk(struct queue_limits *lim, int node,
+			struct lock_class_key *lkclass)
+{
+	struct gendisk *disk = __blk_alloc_disk(node, lkclass);
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	if (lim)
+		disk->queue->limits = *lim;
+	return disk;
+}
+#endif
+
+/*
+ * 6.11: the queue flags NONROT (inverted: ROTATIONAL), STABLE_WRITES, WC,
+ * FUA and IO_STAT became features in queue_limits.  The shim computes the
+ * features it wants as BLK_FEAT_* bits and sets limits and features in one
+ * go with mpath_queue_limits_commit(), after queue_limits_start_update().
+ */
+#ifdef MPATH_HAVE_BLK_FEAT
+#define MPATH_FEATURES	(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA |		\
+			 BLK_FEAT_ROTATIONAL | BLK_FEAT_STABLE_WRITES |	\
+			 BLK_FEAT_IO_STAT)
+#else
+typedef unsigned int __bitwise blk_features_t;
+#define BLK_FEAT_WRITE_CACHE	((__force blk_features_t)(1u << 0))
+#define BLK_FEAT_FUA		((__force blk_features_t)(1u << 1))
+#define BLK_FEAT_ROTATIONAL	((__force blk_features_t)(1u << 2))
+#define BLK_FEAT_IO_STAT	((__force blk_features_t)(1u << 4))
+#define BLK_FEAT_STABLE_WRITES	((__force blk_features_t)(1u << 5))
+
+static inline void mpath_compat_flag(struct request_queue *q,
+				     unsigned int flag, bool on)
+{
+	if (on)
+		blk_queue_flag_set(flag, q);
+	else
+		blk_queue_flag_clear(flag, q);
+}
+#endif
+
+/* 6.9: limits are changed between a start and a commit. */
+#ifndef MPATH_HAVE_LIMITS_COMMIT
+static inline struct queue_limits
+queue_limits_start_update(struct request_queue *q)
+{
+	return q->limits;	/* the caller serialises its updates */
+}
+
+static inline void queue_limits_cancel_update(struct request_queue *q)
+{
+}
+#endif
+
+/* 6.14 (and Debian's 6.12): commit with the queue frozen. */
+#if defined(MPATH_HAVE_LIMITS_COMMIT) && !defined(MPATH_HAVE_LIMITS_COMMIT_FROZEN)
+static inline int queue_limits_commit_update_frozen(struct request_queue *q,
+						    struct queue_limits *lim)
+{
+	int ret;
+
+	blk_mq_freeze_queue(q);
+	ret = queue_limits_commit_update(q, lim);
+	blk_mq_unfreeze_queue(q);
+	return ret;
+}
+#endif
+
+/*
+ * Set @q's limits to @lim and its features (of MPATH_FEATURES) to
+ * @features, with the queue frozen; after queue_limits_start_update().
+ */
+static inline int mpath_queue_limits_commit(struct request_queue *q,
+					    struct queue_limits *lim,
+					    blk_features_t features)
+{
+#ifdef MPATH_HAVE_BLK_FEAT
+	lim->features = (lim->features & ~MPATH_FEATURES) | features;
+	return queue_limits_commit_update_frozen(q, lim);
+#else
+	blk_mq_freeze_queue(q);
+	q->limits = *lim;
+	mpath_compat_flag(q, QUEUE_FLAG_NONROT,
+			  !(features & BLK_FEAT_ROTATIONAL));
+	mpath_compat_flag(q, QUEUE_FLAG_STABLE_WRITES,
+			  features & BLK_FEAT_STABLE_WRITES);
+	mpath_compat_flag(q, QUEUE_FLAG_IO_STAT, features & BLK_FEAT_IO_STAT);
+	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
+			      features & BLK_FEAT_FUA);
+	blk_mq_unfreeze_queue(q);
+	return 0;
+#endif
+}
+
+/*
+ * The limit the administrator set through max_sectors_kb: 6.9 keeps it in
+ * max_user_sectors (0: none), before that it is max_sectors itself.
+ */
+static inline void mpath_limits_keep_user(struct queue_limits *lim,
+					  const struct queue_limits *cur)
+{
+#ifdef MPATH_HAVE_LIMITS_COMMIT
+	lim->max_user_sectors = cur->max_user_sectors;
+#else
+	lim->max_sectors = min(cur->max_sectors, lim->max_hw_sectors);
+#endif
+}
+
+#endif /* _MPATH_SHIM_COMPAT_H */
