@@ -196,6 +196,35 @@ module_param_cb(max_q_depth_rules, &mpath_qd_rules_ops, NULL, 0644);
 MODULE_PARM_DESC(max_q_depth_rules,
 		 "max_q_depth by device: VENDOR:PRODUCT=N[,...], PRODUCT * for any; below a LUN's or lunpath's own value (default empty)");
 
+/* The bindings given at load, applied in init once the table exists. */
+static char *mpath_bindings_at_load;
+static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
+{
+	char *copy;
+	int ret;
+
+	copy = kstrdup(val, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	if (!READ_ONCE(mpath_ready)) {
+		kfree(mpath_bindings_at_load);
+		mpath_bindings_at_load = copy;
+		return 0;
+	}
+	mutex_lock(&mpath_shim.lock);
+	ret = mpath_names_bind(&mpath_shim.names, copy);
+	mutex_unlock(&mpath_shim.lock);
+	kfree(copy);
+	return ret < 0 ? ret : 0;
+}
+
+static const struct kernel_param_ops mpath_bindings_ops = {
+	.set	= mpath_bindings_set,
+};
+module_param_cb(bindings, &mpath_bindings_ops, NULL, 0200);
+MODULE_PARM_DESC(bindings,
+		 "Names kept across loads: WWID=mpathN[:ALIAS][,...], WWID's blanks and ,=\\ as \\xHH; written by mpathadm from /etc/mpath_shim/bindings (default empty)");
+
 bool mpath_stats_enabled = true;
 /* Strict: "1", "Y", "0" or "N" (kstrtobool would take "1x"). */
 static int mpath_stats_set(const char *val, const struct kernel_param *kp)
@@ -290,9 +319,18 @@ static int __init mpath_shim_init(void)
 {
 	int ret;
 
+	mpath_names_init(&mpath_shim.names);
+	if (mpath_bindings_at_load) {
+		ret = mpath_names_bind(&mpath_shim.names,
+				       mpath_bindings_at_load);
+		kfree(mpath_bindings_at_load);
+		mpath_bindings_at_load = NULL;
+		if (ret < 0)
+			goto out_names;
+	}
 	ret = mpath_policies_init();
 	if (ret)
-		goto out;
+		goto out_names;
 	if (!mpath_policy_find(mpath_default_policy)) {
 		pr_err("default_policy: unknown policy \"%s\"\n",
 		       mpath_default_policy);
@@ -330,7 +368,8 @@ out_wq:
 	destroy_workqueue(mpath_wq);
 out_policies:
 	mpath_policies_exit();
-out:
+out_names:
+	mpath_names_destroy(&mpath_shim.names);
 	return ret;
 }
 

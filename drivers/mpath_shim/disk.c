@@ -25,8 +25,21 @@ static ssize_t wwid_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(wwid);
 
+/* For udev: /dev/mpath/ALIAS (the LUN's alias is set in its sysfs). */
+static ssize_t alias_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct mpath_lun *lun = dev_to_disk(dev)->private_data;
+	char alias[MPATH_ALIAS_LEN];
+
+	mpath_name_alias(&mpath_shim.names, lun->name, alias);
+	return sysfs_emit(buf, "%s\n", alias);
+}
+static DEVICE_ATTR_RO(alias);
+
 static struct attribute *mpath_disk_attrs[] = {
 	&dev_attr_wwid.attr,
+	&dev_attr_alias.attr,
 	NULL,
 };
 

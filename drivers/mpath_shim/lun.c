@@ -3,7 +3,8 @@
  * LUNs: one object per LU designator, named mpathN.
  *
  * N is given once per designator and kept while the module is loaded, so a
- * LUN that loses all its paths and comes back is mpathN again.
+ * LUN that loses all its paths and comes back is mpathN again; bindings
+ * keep it across loads (names.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -14,34 +15,6 @@
 #include <scsi/scsi_host.h>
 
 #include <mpath_shim/mpath_shim.h>
-
-/* A designator seen since load, and the index it was given. */
-struct mpath_lun_name {
-	struct list_head	node;	/* in mpath_lun_names, under mpath_shim.lock */
-	int			index;
-	char			wwid[];
-};
-
-static LIST_HEAD(mpath_lun_names);	/* under mpath_shim.lock */
-static int mpath_lun_next_index;	/* under mpath_shim.lock */
-
-static int mpath_lun_index(const char *wwid)
-{
-	struct mpath_lun_name *name;
-
-	lockdep_assert_held(&mpath_shim.lock);
-
-	list_for_each_entry(name, &mpath_lun_names, node)
-		if (!strcmp(name->wwid, wwid))
-			return name->index;
-	name = kmalloc(struct_size(name, wwid, strlen(wwid) + 1), GFP_KERNEL);
-	if (!name)
-		return -ENOMEM;
-	strcpy(name->wwid, wwid);
-	name->index = mpath_lun_next_index++;
-	list_add_tail(&name->node, &mpath_lun_names);
-	return name->index;
-}
 
 static void mpath_lun_init(struct mpath_lun *lun)
 {
@@ -64,6 +37,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 {
 	const struct mpath_policy *policy;
 	struct mpath_selector *sel;
+	struct mpath_name *name;
 	struct mpath_lun *lun;
 	int ret;
 
@@ -76,13 +50,14 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 		}
 	}
 
-	ret = mpath_lun_index(wwid);
-	if (ret < 0)
-		return ERR_PTR(ret);
+	name = mpath_names_get(&mpath_shim.names, wwid);
+	if (IS_ERR(name))
+		return ERR_CAST(name);
 	lun = kzalloc(sizeof(*lun), GFP_KERNEL);
 	if (!lun)
 		return ERR_PTR(-ENOMEM);
-	lun->index = ret;
+	lun->name = name;
+	lun->index = name->index;
 	strscpy(lun->wwid, wwid, sizeof(lun->wwid));
 	mpath_lun_init(lun);
 	lun->kobj.kset = mpath_shim.luns_kset;
@@ -434,7 +409,6 @@ void mpath_lun_remove_work(struct work_struct *work)
 /* Called after discovery has removed every lunpath. */
 void mpath_lun_exit(void)
 {
-	struct mpath_lun_name *name, *next;
 	struct mpath_lun *lun;
 
 	/* LUNs still waiting for a path stop waiting. */
@@ -450,9 +424,6 @@ void mpath_lun_exit(void)
 	mutex_lock(&mpath_shim.lock);
 	WARN_ON(!list_empty(&mpath_shim.luns));
 	WARN_ON(!list_empty(&mpath_shim.hbas));
-	list_for_each_entry_safe(name, next, &mpath_lun_names, node) {
-		list_del(&name->node);
-		kfree(name);
-	}
+	mpath_names_destroy(&mpath_shim.names);
 	mutex_unlock(&mpath_shim.lock);
 }

@@ -244,8 +244,11 @@ void mpath_path_attach_work(struct work_struct *work)
 			       lun->index, ret);
 		}
 	}
-	if (lun->disk_added && !bd_link_disk_holder(bdev, lun->disk))
+	if (lun->disk_added && !bd_link_disk_holder(bdev, lun->disk)) {
 		path->holder_linked = true;
+		/* udev: the disk is a lunpath now (holders/mpathN). */
+		kobject_uevent(&disk_to_dev(bdev->bd_disk)->kobj, KOBJ_CHANGE);
+	}
 	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: %pg is a path of %s\n",
 		    bdev, lun->disk->disk_name);
 }
@@ -259,11 +262,16 @@ static void mpath_path_close(struct mpath_path *path)
 {
 	struct block_device *bdev;
 	struct file *bdev_file;
+	bool tell_udev;
 
 	/* A second caller (removal racing an unbind) waits for the first. */
 	mutex_lock(&path->detach_lock);
 	mutex_lock(&mpath_shim.lock);
 	bdev = path->bdev;
+	/* Its disk stays (unload, disable, wrong LU): no longer a lunpath. */
+	tell_udev = path->state != MPATH_PATH_DETACHING &&
+		    path->sdev->sdev_state != SDEV_CANCEL &&
+		    path->sdev->sdev_state != SDEV_DEL;
 	mutex_unlock(&mpath_shim.lock);
 	if (!bdev)
 		goto out;
@@ -275,8 +283,12 @@ static void mpath_path_close(struct mpath_path *path)
 	path->bdev_file = NULL;
 	path->bdev = NULL;
 	mutex_unlock(&mpath_shim.lock);
-	if (path->holder_linked)
+	if (path->holder_linked) {
 		bd_unlink_disk_holder(bdev, path->lun->disk);
+		if (tell_udev)
+			kobject_uevent(&disk_to_dev(bdev->bd_disk)->kobj,
+				       KOBJ_CHANGE);
+	}
 	path->holder_linked = false;
 	bdev_fput(bdev_file);
 	/* What it imposed goes with it. */

@@ -280,7 +280,44 @@ static ssize_t lun_reset_stats_store(struct kobject *kobj,
 static struct kobj_attribute lun_reset_stats_attr =
 	__ATTR(reset_stats, 0200, NULL, lun_reset_stats_store);
 
+static ssize_t lun_alias_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	char alias[MPATH_ALIAS_LEN];
+
+	mpath_name_alias(&mpath_shim.names, to_lun(kobj)->name, alias);
+	return sysfs_emit(buf, "%s\n", alias);
+}
+
+/* An alias, or an empty line to clear it; udev is told (KOBJ_CHANGE). */
+static ssize_t lun_alias_store(struct kobject *kobj,
+			       struct kobj_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	char alias[MPATH_ALIAS_LEN];
+	size_t len = count;
+	int ret;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len >= sizeof(alias))
+		return -EINVAL;
+	memcpy(alias, buf, len);
+	alias[len] = '\0';
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	ret = mpath_names_set_alias(&mpath_shim.names, lun->name, alias);
+	if (!ret && lun->disk_added && lun->state != MPATH_LUN_DYING)
+		kobject_uevent(&disk_to_dev(lun->disk)->kobj, KOBJ_CHANGE);
+	mutex_unlock(&mpath_shim.lock);
+	return ret ?: count;
+}
+static struct kobj_attribute lun_alias_attr =
+	__ATTR(alias, 0644, lun_alias_show, lun_alias_store);
+
 static struct attribute *mpath_lun_attrs[] = {
+	&lun_alias_attr.attr,
 	&lun_reset_stats_attr.attr,
 	&lun_wwid_attr.attr,
 	&lun_no_path_timeout_attr.attr,

@@ -21,6 +21,7 @@
 #include <linux/workqueue.h>
 
 #include <mpath_shim/compat.h>
+#include <mpath_shim/names.h>
 #include <mpath_shim/policy.h>
 #include <mpath_shim/qdepth.h>
 
@@ -261,6 +262,7 @@ struct mpath_lun {
 	struct list_head	paths;
 	unsigned int		nr_paths;
 	int			index;
+	struct mpath_name	*name;	/* its entry in mpath_shim.names */
 	char			wwid[MPATH_WWID_LEN];
 
 	struct mpath_path_map __rcu *map;
@@ -456,6 +458,7 @@ struct mpath_shim {
 	struct kobject		*root;
 	struct kset		*luns_kset;
 	struct kset		*hbas_kset;
+	struct mpath_names	names;	/* under lock */
 };
 
 extern struct mpath_shim mpath_shim;
