@@ -5,6 +5,11 @@
 # make check      set up, build (W=1, sparse), KUnit, every VM test, a summary
 # make kunit      the KUnit suites on UML
 # make bench      benchmarks: mpath_shim vs dm-multipath vs the raw path
+# make install    install as a driver for the running kernel (KVER=): module,
+#                 mpathadm/mpathstat and man pages, udev rules, modprobe.d,
+#                 modules-load.d; make uninstall removes it (PURGE=1: and the
+#                 bindings file)
+# make dkms-install / dkms-uninstall   the same module through DKMS
 # make clean
 
 # The kernel to build for, which the VM boots too: MPATH_KVER=6.1 (default,
@@ -13,7 +18,8 @@
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules setup demo check kunit bench clean
+.PHONY: all modules setup demo check kunit bench clean install uninstall \
+	dkms-install dkms-uninstall
 
 all: modules
 
@@ -37,6 +43,12 @@ kunit: setup
 
 bench: setup
 	scripts/bench
+
+# A server installs for the kernel it runs unless KVER= is given: not the
+# VM kernel that "make" builds for.
+INSTALL_KVER = $(if $(filter command line environment,$(origin KVER)),$(KVER),$(shell uname -r))
+install uninstall dkms-install dkms-uninstall:
+	KVER="$(INSTALL_KVER)" scripts/install $@
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

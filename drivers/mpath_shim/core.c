@@ -393,3 +393,4 @@ module_exit(mpath_shim_exit);
 MODULE_DESCRIPTION("Native multipathing for SCSI LUNs");
 MODULE_AUTHOR("The mpath_shim developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(MPATH_SHIM_VERSION);
