@@ -9,7 +9,9 @@
  * them without any map table:
  *
  *   mpath_hba   one per Scsi_Host that carries a lunpath
- *   mpath_lun   one per LU designator ("wwid"), named mpathN
+ *   mpath_lun   one per LU designator ("wwid"), named mpathN (names.c:
+ *               the lowest free N, or the one the bindings give, kept
+ *               until unload; an alias for udev)
  *   mpath_path  one per scsi_device of a LUN ("lunpath")
  *
  * Discovery (discovery.c) registers a SCSI class interface: its add_dev and
