@@ -268,10 +268,14 @@ static void mpath_path_close(struct mpath_path *path)
 	mutex_lock(&path->detach_lock);
 	mutex_lock(&mpath_shim.lock);
 	bdev = path->bdev;
-	/* Its disk stays (unload, disable, wrong LU): no longer a lunpath. */
+	/*
+	 * Disabled or another LU: the disk is no longer a lunpath.  Not when
+	 * sd or the device goes, nor at unload: udev would open the disk
+	 * as the low-level driver may be leaving (6.1 oopsed in
+	 * scsi_device_put() when scsi_debug was removed right after).
+	 */
 	tell_udev = path->state != MPATH_PATH_DETACHING &&
-		    path->sdev->sdev_state != SDEV_CANCEL &&
-		    path->sdev->sdev_state != SDEV_DEL;
+		    path->state != MPATH_PATH_REMOVED;
 	mutex_unlock(&mpath_shim.lock);
 	if (!bdev)
 		goto out;
