@@ -305,6 +305,8 @@ static ssize_t lun_alias_store(struct kobject *kobj,
 		return -EINVAL;
 	memcpy(alias, buf, len);
 	alias[len] = '\0';
+	if (strlen(alias) != len)
+		return -EINVAL;
 	if (!mutex_trylock(&mpath_shim.lock))
 		return restart_syscall();
 	ret = mpath_names_set_alias(&mpath_shim.names, lun->name, alias);
