@@ -98,7 +98,7 @@ void mpath_debugfs_lun_add(struct mpath_lun *lun)
 
 	if (IS_ERR_OR_NULL(mpath_debugfs_root))
 		return;
-	snprintf(name, sizeof(name), "mpath%d", lun->index);
+	snprintf(name, sizeof(name), "mpath%d", lun->name->index);
 	lun->debugfs = debugfs_create_dir(name, mpath_debugfs_root);
 	debugfs_create_file("latency", 0400, lun->debugfs, lun, &latency_fops);
 	debugfs_create_file("paths", 0400, lun->debugfs, lun, &paths_fops);

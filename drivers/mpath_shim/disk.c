@@ -77,7 +77,7 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 	}
 	disk->fops = &mpath_fops;
 	disk->private_data = lun;
-	snprintf(disk->disk_name, DISK_NAME_LEN, "mpath%d", lun->index);
+	snprintf(disk->disk_name, DISK_NAME_LEN, "mpath%d", lun->name->index);
 	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
 	lun->disk = disk;
 	return 0;
@@ -193,7 +193,7 @@ int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first)
 	ret = sysfs_create_link(&lun->kobj, &disk_to_dev(lun->disk)->kobj,
 				"disk");
 	if (ret)
-		pr_warn("mpath%d: no disk link in sysfs: %d\n", lun->index, ret);
+		pr_warn("mpath%d: no disk link in sysfs: %d\n", lun->name->index, ret);
 	queue_work(system_wq, &lun->scan_work);
 	return 0;
 }
@@ -226,7 +226,7 @@ void mpath_disk_follow_capacity(struct mpath_lun *lun)
 			size = bdev_nr_sectors(path->bdev);
 	mutex_unlock(&mpath_shim.lock);
 	if (size && lun->disk_added && size != get_capacity(lun->disk)) {
-		pr_info("mpath%d: capacity %llu -> %llu sectors\n", lun->index,
+		pr_info("mpath%d: capacity %llu -> %llu sectors\n", lun->name->index,
 			(unsigned long long)get_capacity(lun->disk),
 			(unsigned long long)size);
 		set_capacity_and_notify(lun->disk, size);

@@ -355,7 +355,7 @@ static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io)
 		return false;
 	atomic_long_inc(&lun->io_tries_exhausted);
 	pr_warn_ratelimited("mpath%d: an I/O failed on every path %u times: ending it with an error\n",
-			    lun->index, io->path_errors);
+			    lun->name->index, io->path_errors);
 	return true;
 }
 
@@ -482,6 +482,6 @@ void mpath_nopath_work(struct work_struct *work)
 	mpath_kick_requeue(lun);
 	mutex_unlock(&mpath_shim.lock);
 
-	pr_warn("mpath%d: no usable path for %d s: failing I/O\n", lun->index,
+	pr_warn("mpath%d: no usable path for %d s: failing I/O\n", lun->name->index,
 		READ_ONCE(lun->no_path_timeout));
 }

@@ -57,7 +57,6 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	if (!lun)
 		return ERR_PTR(-ENOMEM);
 	lun->name = name;
-	lun->index = name->index;
 	strscpy(lun->wwid, wwid, sizeof(lun->wwid));
 	mpath_lun_init(lun);
 	lun->kobj.kset = mpath_shim.luns_kset;
@@ -79,7 +78,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	ret = mpath_disk_alloc(lun);
 	if (ret)
 		goto out_put;
-	ret = kobject_add(&lun->kobj, NULL, "mpath%d", lun->index);
+	ret = kobject_add(&lun->kobj, NULL, "mpath%d", lun->name->index);
 	if (ret)
 		goto out_put;
 	lun->paths_kobj = kobject_create_and_add("paths", &lun->kobj);
@@ -93,7 +92,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid)
 	kobject_uevent(&lun->kobj, KOBJ_ADD);
 	queue_delayed_work(mpath_health_wq, &lun->probe_work,
 			   READ_ONCE(mpath_path_probe_interval) * HZ);
-	pr_info("mpath%d: LUN %s\n", lun->index, lun->wwid);
+	pr_info("mpath%d: LUN %s\n", lun->name->index, lun->wwid);
 	return lun;
 
 out_del:
@@ -115,7 +114,7 @@ void mpath_lun_leave(struct mpath_lun *lun)
 
 	if (--lun->nr_paths)
 		return;
-	pr_info("mpath%d: last lunpath gone\n", lun->index);
+	pr_info("mpath%d: last lunpath gone\n", lun->name->index);
 	if (!lun->disk_added || lun->state == MPATH_LUN_EXPIRED)
 		mpath_lun_queue_remove(lun);
 }
@@ -341,7 +340,7 @@ int mpath_lun_set_policy(struct mpath_lun *lun,
 	old = rcu_replace_pointer(lun->sel, sel,
 				  lockdep_is_held(&mpath_shim.lock));
 	mpath_lun_publish_map(lun);
-	pr_info("mpath%d: policy %s\n", lun->index, policy->name);
+	pr_info("mpath%d: policy %s\n", lun->name->index, policy->name);
 	/* Readers are short: wait for them here, with the lock held. */
 	synchronize_rcu();
 	mpath_selector_free(old);
@@ -386,7 +385,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 	kobject_del(&lun->kobj);
 	mutex_unlock(&mpath_shim.lock);
 
-	pr_info("mpath%d: removed\n", lun->index);
+	pr_info("mpath%d: removed\n", lun->name->index);
 	/* Held I/O (the partition scan's too) fails from here on. */
 	mpath_fail_queued(lun);
 	cancel_work_sync(&lun->scan_work);

@@ -289,7 +289,6 @@ int mpath_names_bind(struct mpath_names *names, char *val)
 			goto out_free;
 		b->reserved = true;
 		b->name->index = b->index;
-		b->name->bound = true;
 		strscpy(b->name->alias, b->alias, sizeof(b->name->alias));
 	}
 	added = 0;

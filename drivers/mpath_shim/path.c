@@ -165,7 +165,7 @@ static int mpath_path_verify(struct mpath_path *path)
 		sdev_printk(KERN_ERR, path->sdev,
 			    "mpath_shim: reaches LU %s now, not %s (mpath%d): taken out of service\n",
 			    ret < 0 ? "(no designator)" : id, path->lun->wwid,
-			    path->lun->index);
+			    path->lun->name->index);
 		ret = -ESTALE;
 	} else {
 		ret = 0;
@@ -241,7 +241,7 @@ void mpath_path_attach_work(struct work_struct *work)
 			/* A gendisk that failed to add cannot be added again. */
 			lun->disk_add_failed = true;
 			pr_err("mpath%d: cannot add the disk: %d; the LUN has no block device until its paths are removed\n",
-			       lun->index, ret);
+			       lun->name->index, ret);
 		}
 	}
 	if (lun->disk_added && !bd_link_disk_holder(bdev, lun->disk)) {
@@ -388,7 +388,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 
 	kobject_uevent(&path->kobj, KOBJ_ADD);
 	sdev_printk(KERN_INFO, sdev, "mpath_shim: lunpath of mpath%d\n",
-		    lun->index);
+		    lun->name->index);
 	return 0;
 
 out_del:
@@ -434,7 +434,7 @@ void mpath_path_remove(struct scsi_device *sdev)
 	cancel_work_sync(&path->probe_work);
 	mpath_path_close(path);
 	sdev_printk(KERN_INFO, sdev, "mpath_shim: lunpath of mpath%d removed\n",
-		    lun->index);
+		    lun->name->index);
 
 	/* Only now: the LUN may go once its last path has drained. */
 	mutex_lock(&mpath_shim.lock);
@@ -526,7 +526,7 @@ static bool mpath_path_count_flap(struct mpath_path *path)
 	path->flaps = 0;
 	sdev_printk(KERN_WARNING, path->sdev,
 		    "mpath_shim: lunpath of mpath%d flapping: held out for %u s\n",
-		    path->lun->index, READ_ONCE(mpath_flap_holdoff));
+		    path->lun->name->index, READ_ONCE(mpath_flap_holdoff));
 	return true;
 }
 
@@ -555,7 +555,7 @@ void mpath_lun_fail_paths(struct mpath_lun *lun)
 		    path->state != MPATH_PATH_ACTIVE)
 			continue;
 		sdev_printk(KERN_WARNING, path->sdev,
-			    "mpath_shim: lunpath of mpath%d failed\n", lun->index);
+			    "mpath_shim: lunpath of mpath%d failed\n", lun->name->index);
 		mpath_path_set_state(path, mpath_path_count_flap(path) ?
 				     MPATH_PATH_HELD : MPATH_PATH_FAILED);
 	}
@@ -648,7 +648,7 @@ void mpath_path_probe_work(struct work_struct *work)
 	    mpath_path_set_state(path, MPATH_PATH_ACTIVE))
 		sdev_printk(KERN_INFO, path->sdev,
 			    "mpath_shim: lunpath of mpath%d reinstated\n",
-			    path->lun->index);
+			    path->lun->name->index);
 	mutex_unlock(&mpath_shim.lock);
 }
 

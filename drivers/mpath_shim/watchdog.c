@@ -135,7 +135,7 @@ void mpath_watchdog_work(struct work_struct *work)
 			continue;
 		sdev_printk(KERN_WARNING, path->sdev,
 			    "mpath_shim: mpath%d: an I/O has waited %u ms on this lunpath, io_timeout %u ms\n",
-			    lun->index, jiffies_to_msecs(age),
+			    lun->name->index, jiffies_to_msecs(age),
 			    jiffies_to_msecs(timeout));
 		/* One watchdog runs per LUN at a time: the only writer. */
 		if (mpath_path_report_error(path))

@@ -203,7 +203,7 @@ enum mpath_lun_state {
  * @node:	entry in mpath_shim.luns, under mpath_shim.lock
  * @paths:	its lunpaths (mpath_path.lun_node), under mpath_shim.lock
  * @nr_paths:	length of @paths, under mpath_shim.lock
- * @index:	N of mpathN, unique while the module is loaded
+ * @name:	its name (N of mpathN, alias), kept while the module is loaded
  * @wwid:	the VPD page 0x83 LU designator, as scsi_vpd_lun_id() formats it
  * @map:	usable lunpaths, RCU; written under mpath_shim.lock
  * @sel:	the policy at work, RCU; written under mpath_shim.lock
@@ -261,8 +261,7 @@ struct mpath_lun {
 	struct list_head	node;
 	struct list_head	paths;
 	unsigned int		nr_paths;
-	int			index;
-	struct mpath_name	*name;	/* its entry in mpath_shim.names */
+	struct mpath_name	*name;	/* N of mpathN, alias: mpath_shim.names */
 	char			wwid[MPATH_WWID_LEN];
 
 	struct mpath_path_map __rcu *map;

@@ -21,7 +21,6 @@
 struct mpath_name {
 	struct hlist_node	node;	/* in by_wwid, under the caller's lock */
 	int			index;	/* N of mpathN, fixed for life */
-	bool			bound;	/* from bindings, not first come */
 	char			alias[MPATH_ALIAS_LEN];	/* "": none; alias_lock */
 	char			wwid[];
 };
