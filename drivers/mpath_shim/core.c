@@ -67,6 +67,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/blkdev.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -311,6 +312,9 @@ struct workqueue_struct *mpath_wq;
  */
 struct workqueue_struct *mpath_health_wq;
 
+/* The block major of /dev/mpathN: minor N, partitions in blkext's. */
+int mpath_major;
+
 struct mpath_shim mpath_shim = {
 	.lock	= __MUTEX_INITIALIZER(mpath_shim.lock),
 	.luns	= LIST_HEAD_INIT(mpath_shim.luns),
@@ -347,6 +351,11 @@ static int __init mpath_shim_init(void)
 					  WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!mpath_health_wq)
 		goto out_wq;
+	/* A major of our own: SCSI tools take 259 (blkext) for NVMe. */
+	ret = register_blkdev(0, "mpath");
+	if (ret < 0)
+		goto out_health_wq;
+	mpath_major = ret;
 	mpath_debugfs_init();
 	ret = mpath_sysfs_init();
 	if (ret)
@@ -365,6 +374,8 @@ out_sysfs:
 	mpath_sysfs_exit();
 out_debugfs:
 	mpath_debugfs_exit();
+	unregister_blkdev(mpath_major, "mpath");
+out_health_wq:
 	destroy_workqueue(mpath_health_wq);
 out_wq:
 	destroy_workqueue(mpath_wq);
@@ -381,6 +392,7 @@ static void __exit mpath_shim_exit(void)
 	mpath_lun_exit();
 	mpath_sysfs_exit();
 	mpath_debugfs_exit();
+	unregister_blkdev(mpath_major, "mpath");
 	destroy_workqueue(mpath_health_wq);
 	destroy_workqueue(mpath_wq);
 	/* Maps freed with kfree_rcu() are gone before the module is. */

@@ -52,11 +52,6 @@ static const struct attribute_group *mpath_disk_groups[] = {
 	NULL,
 };
 
-static const struct block_device_operations mpath_fops = {
-	.owner		= THIS_MODULE,
-	.submit_bio	= mpath_submit_bio,
-};
-
 int mpath_disk_alloc(struct mpath_lun *lun)
 {
 	struct queue_limits lim;
@@ -78,6 +73,11 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 	disk->fops = &mpath_fops;
 	disk->private_data = lun;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "mpath%d", lun->name->index);
+	/* One minor, as dm: partitions get blkext minors. */
+	BUILD_BUG_ON(MPATH_MAX_INDEX > MINORMASK);
+	disk->major = mpath_major;
+	disk->first_minor = lun->name->index;
+	disk->minors = 1;
 	set_bit(GD_SUPPRESS_PART_SCAN, &disk->state);
 	lun->disk = disk;
 	return 0;
@@ -98,6 +98,7 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 	queue_limits_stack_bdev(&l->lim, bdev, 0, name);
 	l->discard &= bdev_max_discard_sectors(bdev) != 0;
 	l->write_zeroes &= bdev_write_zeroes_sectors(bdev) != 0;
+	l->nowait &= bdev_nowait(bdev);
 	if (bdev_rot(bdev))
 		l->features |= BLK_FEAT_ROTATIONAL;
 	if (bdev_stable_writes(bdev))
@@ -112,10 +113,10 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 /*
  * Recompute /dev/mpathN's queue limits and flags from the disks of its
  * lunpaths, and @extra (a disk about to be published, or NULL), as if they
- * were stacked anew: a limit a departed path imposed goes with it, discard
- * and write zeroes only if every path has them, stable pages and read-only
- * if any path needs them, a write cache (and FUA) if any path has one.  The
- * administrator's max_sectors_kb is kept (within max_hw_sectors).  Called
+ * were stacked anew: a limit a departed path imposed goes with it, discard,
+ * write zeroes and REQ_NOWAIT only if every path has them, stable pages and
+ * read-only if any path needs them, a write cache (and FUA) if any path has
+ * one.  The administrator's max_sectors_kb is kept (within max_hw_sectors).  Called
  * when a path's disk is published or let go, and on every probe tick (sd
  * may turn UNMAP or the write cache off on a path without telling us).
  */
@@ -130,7 +131,7 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	int ret;
 
 	memset(&l, 0, sizeof(l));
-	l.discard = l.write_zeroes = true;
+	l.discard = l.write_zeroes = l.nowait = true;
 	l.features = BLK_FEAT_IO_STAT;
 	blk_set_stacking_limits(&l.lim);
 
@@ -156,6 +157,8 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	}
 	if (!l.write_zeroes)
 		l.lim.max_write_zeroes_sectors = 0;
+	if (l.nowait)
+		l.features |= BLK_FEAT_NOWAIT;
 	l.lim.max_zone_append_sectors = 0;
 
 	/* Unchanged since last applied: leave the queue (and its admin) be. */

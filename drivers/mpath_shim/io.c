@@ -26,6 +26,12 @@
  * with its error instead of going round for ever.  Any other error ends the
  * original bio.
  *
+ * A REQ_NOWAIT bio (io_uring) never sleeps here: it ends with BLK_STS_AGAIN
+ * where another would wait (no clone at once, the host queue) and its
+ * caller sends it again from a context that may.  Its clone keeps
+ * REQ_NOWAIT, and the path disk's BLK_STS_AGAIN is passed up as it is, not
+ * taken for a path error.
+ *
  * Clones are charged to the original bio's cgroup on the path disk, as dm
  * does, and are marked BIO_REMAPPED as NVMe does: /dev/mpathN checked the end
  * of device against the LUN's capacity, the smallest of its paths'.
@@ -57,8 +63,8 @@ static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 
 	if (status) {
 		orig->bi_status = status;
-		/* An error the caller sees. */
-		if (mpath_stats_enabled)
+		/* An error the caller sees (AGAIN is "send it again"). */
+		if (mpath_stats_enabled && status != BLK_STS_AGAIN)
 			this_cpu_inc(lun->stats->errors);
 	}
 	bio_end_io_acct(orig, io->start);
@@ -288,13 +294,6 @@ static enum mpath_send mpath_try_send(struct mpath_lun *lun,
 	return ret;
 }
 
-/* The LUN gave up waiting for a path: I/O without one fails. */
-static bool mpath_no_path_fails(struct mpath_lun *lun)
-{
-	return READ_ONCE(lun->state) >= MPATH_LUN_EXPIRED ||
-	       !READ_ONCE(lun->no_path_timeout);
-}
-
 static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 {
 	enum mpath_send ret;
@@ -304,10 +303,15 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 		ret = mpath_try_send(lun, io);
 		if (likely(ret == MPATH_SENT))
 			return;
-		if (ret == MPATH_NO_PATH && mpath_no_path_fails(lun)) {
+		if (ret == MPATH_NO_PATH && mpath_lun_no_path_fails(lun)) {
 			mpath_io_end(io, BLK_STS_IOERR);
 			return;
 		}
+	}
+	/* It would wait: a caller that may not is told to send it again. */
+	if (io->orig->bi_opf & REQ_NOWAIT) {
+		mpath_io_end(io, BLK_STS_AGAIN);
+		return;
 	}
 	mpath_hq_add(lun, io);
 	/* A tag or a path may have come free since we looked. */
@@ -320,7 +324,7 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 	int rw = op_is_write(bio_op(io->orig));
 	u64 ns = now - io->sent_ns;
 
-	if (!mpath_stats_enabled || !io->sent_ns)
+	if (!mpath_stats_enabled || !io->sent_ns || status == BLK_STS_AGAIN)
 		return;
 	this_cpu_add(path->stats->service_ns, ns);
 	this_cpu_add(lun->stats->service_ns, ns);
@@ -366,6 +370,7 @@ static void mpath_clone_end_io(struct bio *clone)
 	struct mpath_lun *lun = path->lun;
 	blk_status_t status = clone->bi_status;
 	u64 now = io->sent_ns ? ktime_get_ns() : 0;
+	bool path_error;
 
 	if (io->counted) {
 		atomic64_sub(io->bytes, &path->active_bytes);
@@ -375,8 +380,10 @@ static void mpath_clone_end_io(struct bio *clone)
 	mpath_account(path, lun, io, status, now);
 	mpath_path_put_tag(path, io, now);
 
-	if (unlikely(status) && blk_path_error(status) &&
-	    !mpath_io_tries_exhausted(lun, io)) {
+	/* REQ_NOWAIT and the path disk would have slept: not a path error. */
+	path_error = unlikely(status) && status != BLK_STS_AGAIN &&
+		     blk_path_error(status);
+	if (path_error && !mpath_io_tries_exhausted(lun, io)) {
 		/* Queue it while our path reference keeps the LUN alive. */
 		mpath_path_report_error(path);
 		if (mpath_stats_enabled) {
@@ -389,7 +396,7 @@ static void mpath_clone_end_io(struct bio *clone)
 		percpu_ref_put(&path->ref);
 		return;
 	}
-	if (unlikely(status) && blk_path_error(status))
+	if (path_error)
 		mpath_path_report_error(path);
 	/* The tag is free: if I/O waits for one, send it. */
 	if (READ_ONCE(lun->hq_len))
@@ -408,8 +415,14 @@ void mpath_submit_bio(struct bio *bio)
 	if (!bio)
 		return;
 	/* With the original's disk: its cgroup association is cloned. */
-	clone = bio_alloc_clone(bio->bi_bdev, bio, GFP_NOIO, &lun->bs);
+	clone = bio_alloc_clone(bio->bi_bdev, bio,
+				bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO,
+				&lun->bs);
 	if (unlikely(!clone)) {
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return;
+		}
 		bio->bi_status = BLK_STS_RESOURCE;
 		bio_endio(bio);
 		return;
@@ -440,7 +453,7 @@ void mpath_requeue_work(struct work_struct *work)
 			mpath_hq_release(lun);
 			continue;
 		}
-		if (ret == MPATH_NO_PATH && mpath_no_path_fails(lun)) {
+		if (ret == MPATH_NO_PATH && mpath_lun_no_path_fails(lun)) {
 			mpath_hq_waited(lun, io);
 			mpath_io_end(io, BLK_STS_IOERR);
 			mpath_hq_release(lun);

@@ -221,6 +221,15 @@ static ssize_t io_tries_exhausted_show(struct kobject *kobj,
 static struct kobj_attribute lun_io_tries_exhausted_attr =
 	__ATTR_RO(io_tries_exhausted);
 
+static ssize_t ioctl_failovers_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  atomic_long_read(&to_lun(kobj)->ioctl_failovers));
+}
+static struct kobj_attribute lun_ioctl_failovers_attr =
+	__ATTR_RO(ioctl_failovers);
+
 /* Documentation/ABI/testing/sysfs-mpath_shim gives the fields. */
 static ssize_t lun_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
@@ -328,6 +337,7 @@ static struct attribute *mpath_lun_attrs[] = {
 	&lun_max_q_depth_attr.attr,
 	&lun_host_queue_attr.attr,
 	&lun_io_tries_exhausted_attr.attr,
+	&lun_ioctl_failovers_attr.attr,
 	&lun_state_attr.attr,
 	&lun_stat_attr.attr,
 	NULL,

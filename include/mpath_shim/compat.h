@@ -88,6 +88,28 @@ static inline void bdev_fput(struct file *bdev_file)
 }
 #endif
 
+/*
+ * 6.5: a disk's open and release take the gendisk and no mode on release.
+ * The shim's are written that way; on 6.1 a wrapper adapts each.
+ */
+#ifdef MPATH_HAVE_OPEN_GENDISK
+#define MPATH_FOPS_OPEN(fn)		fn
+#define MPATH_FOPS_RELEASE(fn)		fn
+#define MPATH_DEFINE_FOPS_OPEN(open, release)
+#else
+#define MPATH_FOPS_OPEN(fn)		fn##_bdev
+#define MPATH_FOPS_RELEASE(fn)		fn##_mode
+#define MPATH_DEFINE_FOPS_OPEN(open, release)				\
+static int open##_bdev(struct block_device *bdev, fmode_t mode)		\
+{									\
+	return open(bdev->bd_disk, mode);				\
+}									\
+static void release##_mode(struct gendisk *disk, fmode_t mode)		\
+{									\
+	release(disk);							\
+}
+#endif
+
 /* 7.x: bdev_nonrot() became bdev_rot(). */
 #ifndef MPATH_HAVE_BDEV_ROT
 static inline bool bdev_rot(struct block_device *bdev)
@@ -136,14 +158,14 @@ mpath_compat_alloc_disk(struct queue_limits *lim, int node,
 
 /*
  * 6.11: the queue flags NONROT (inverted: ROTATIONAL), STABLE_WRITES, WC,
- * FUA and IO_STAT became features in queue_limits.  The shim computes the
+ * FUA, IO_STAT and NOWAIT became features in queue_limits.  The shim computes the
  * features it wants as BLK_FEAT_* bits and sets limits and features in one
  * go with mpath_queue_limits_commit(), after queue_limits_start_update().
  */
 #ifdef MPATH_HAVE_BLK_FEAT
 #define MPATH_FEATURES	(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA |		\
 			 BLK_FEAT_ROTATIONAL | BLK_FEAT_STABLE_WRITES |	\
-			 BLK_FEAT_IO_STAT)
+			 BLK_FEAT_IO_STAT | BLK_FEAT_NOWAIT)
 #else
 typedef unsigned int __bitwise blk_features_t;
 #define BLK_FEAT_WRITE_CACHE	((__force blk_features_t)(1u << 0))
@@ -151,6 +173,7 @@ typedef unsigned int __bitwise blk_features_t;
 #define BLK_FEAT_ROTATIONAL	((__force blk_features_t)(1u << 2))
 #define BLK_FEAT_IO_STAT	((__force blk_features_t)(1u << 4))
 #define BLK_FEAT_STABLE_WRITES	((__force blk_features_t)(1u << 5))
+#define BLK_FEAT_NOWAIT		((__force blk_features_t)(1u << 7))
 
 static inline void mpath_compat_flag(struct request_queue *q,
 				     unsigned int flag, bool on)
@@ -208,6 +231,7 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 	mpath_compat_flag(q, QUEUE_FLAG_STABLE_WRITES,
 			  features & BLK_FEAT_STABLE_WRITES);
 	mpath_compat_flag(q, QUEUE_FLAG_IO_STAT, features & BLK_FEAT_IO_STAT);
+	mpath_compat_flag(q, QUEUE_FLAG_NOWAIT, features & BLK_FEAT_NOWAIT);
 	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
 			      features & BLK_FEAT_FUA);
 	blk_mq_unfreeze_queue(q);

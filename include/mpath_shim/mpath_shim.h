@@ -39,6 +39,7 @@ struct mpath_disk_limits {
 	blk_features_t		features;
 	bool			discard;	/* all paths discard */
 	bool			write_zeroes;	/* all paths write zeroes */
+	bool			nowait;		/* all paths take REQ_NOWAIT */
 	bool			ro;		/* a path is read-only */
 };
 
@@ -249,6 +250,7 @@ enum mpath_lun_state {
  * @hq_wait_ns:	their time in it, under @requeue_lock
  * @io_tries_exhausted: I/Os ended with a path error after failing on
  *		every path (MPATH_IO_TRIES_PER_PATH per lunpath)
+ * @ioctl_failovers: ioctls sent again on another path after a path error
  * @max_q_depth: depth for this LUN's lunpaths, 0 for none; under
  *		mpath_shim.lock
  * @stats:	the LUN's counters, per CPU
@@ -295,6 +297,7 @@ struct mpath_lun {
 	u64			hq_waits;
 	u64			hq_wait_ns;
 	atomic_long_t		io_tries_exhausted;
+	atomic_long_t		ioctl_failovers;
 	unsigned int		max_q_depth;
 	struct mpath_stats __percpu *stats;
 	struct mpath_lat __percpu *lat;
@@ -466,6 +469,8 @@ extern struct workqueue_struct *mpath_wq;
 
 extern struct workqueue_struct *mpath_health_wq;
 
+extern int mpath_major;
+
 /* Is @lun being torn down?  Lockless, for works that stop re-arming. */
 static inline bool mpath_lun_dying(const struct mpath_lun *lun)
 {
@@ -477,6 +482,13 @@ static inline bool mpath_path_usable(const struct mpath_path *path)
 {
 	return READ_ONCE(path->state) == MPATH_PATH_ACTIVE &&
 	       !test_bit(MPATH_PATH_IO_ERR, &path->flags);
+}
+
+/* The LUN gave up waiting for a path: I/O without one fails.  Lockless. */
+static inline bool mpath_lun_no_path_fails(const struct mpath_lun *lun)
+{
+	return READ_ONCE(lun->state) >= MPATH_LUN_EXPIRED ||
+	       !READ_ONCE(lun->no_path_timeout);
 }
 
 /* discovery.c */
@@ -491,6 +503,21 @@ void mpath_disk_follow_capacity(struct mpath_lun *lun);
 void mpath_disk_remove(struct mpath_lun *lun);
 void mpath_disk_free(struct mpath_lun *lun);
 void mpath_disk_scan_work(struct work_struct *work);
+
+/* ioctl.c */
+extern const struct block_device_operations mpath_fops;
+
+/* Paths one ioctl (or reservation command) may be tried on. */
+#define MPATH_IOCTL_MAX_TRIES	16
+
+/* The lunpaths an ioctl went down, each tried once. */
+struct mpath_tried {
+	unsigned int		nr;
+	struct mpath_path	*paths[MPATH_IOCTL_MAX_TRIES];
+};
+
+struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
+				    struct mpath_tried *t);
 
 /* watchdog.c */
 unsigned int mpath_path_io_timeout(const struct mpath_path *path);

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/mpathN beyond I/O: open and release, ioctls and SG_IO, geometry and
+ * unique id, each passed to one usable lunpath's sd disk.
+ *
+ * An opener holds a reference on the LUN (as NVMe's multipath head does):
+ * after the LUN is torn down its disk may stay open, and an ioctl still
+ * reaches these operations, which read the LUN.  The reference is taken in
+ * open, which the block layer serialises with del_gendisk() (open_mutex and
+ * disk_live()), so the LUN is alive when it is taken.
+ *
+ * An ioctl goes to the lunpath the LUN's policy chooses, holding a
+ * reference on the path's ref so that its disk stays open, with the
+ * caller's open mode: sd applies the checks it applies to its own openers
+ * (a write-class SG_IO command needs a writer, an unknown one
+ * CAP_SYS_RAWIO), and a partition of /dev/mpathN needs CAP_SYS_RAWIO, as a
+ * partition of sd does.  Nothing is gained by going through /dev/mpathN.
+ *
+ * When the chosen path is gone (ENODEV, ENXIO: offline, being deleted) or
+ * an SG_IO command ends with a transport error in its host byte, the path
+ * is reported failed, as an I/O error would, and the ioctl is sent again on
+ * another usable path; each path is tried once.  Without a usable path an
+ * ioctl waits as I/O does (within no_path_timeout), looking again every
+ * 10 ms as dm does, until a fatal signal.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/delay.h>
+#include <linux/hdreg.h>
+#include <linux/sched/signal.h>
+#include <scsi/scsi_ioctl.h>
+#include <scsi/scsi_status.h>
+#include <scsi/sg.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+static bool mpath_was_tried(const struct mpath_tried *t,
+			    const struct mpath_path *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->paths[i] == path)
+			return true;
+	return false;
+}
+
+static bool mpath_ioctl_take(struct mpath_path *path,
+			     const struct mpath_tried *t)
+{
+	return path && mpath_path_usable(path) && !mpath_was_tried(t, path) &&
+	       percpu_ref_tryget_live(&path->ref);
+}
+
+/*
+ * A usable lunpath of @lun not in @t, the policy's choice first, with a
+ * reference on its ref; NULL if there is none.
+ */
+static struct mpath_path *mpath_ioctl_choose(struct mpath_lun *lun,
+					     const struct mpath_tried *t)
+{
+	struct mpath_path_map *map;
+	struct mpath_path *path;
+	unsigned int i;
+
+	rcu_read_lock();
+	map = rcu_dereference(lun->map);
+	if (!map || !map->nr)
+		goto none;
+	path = mpath_selector_select(rcu_dereference(lun->sel), map,
+				     numa_node_id(), 0);
+	if (mpath_ioctl_take(path, t))
+		goto out;
+	for (i = 0; i < map->nr; i++) {
+		path = map->paths[i];
+		if (mpath_ioctl_take(path, t))
+			goto out;
+	}
+none:
+	path = NULL;
+out:
+	rcu_read_unlock();
+	return path;
+}
+
+/*
+ * A usable lunpath for an ioctl or a reservation command, waiting for one
+ * within no_path_timeout.  ERR_PTR(-EIO) when the LUN fails I/O without a
+ * path, or every usable path was tried; -EINTR on a fatal signal.
+ */
+struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
+				    struct mpath_tried *t)
+{
+	struct mpath_path *path;
+
+	if (t->nr == MPATH_IOCTL_MAX_TRIES)
+		return ERR_PTR(-EIO);
+	while (!(path = mpath_ioctl_choose(lun, t))) {
+		/* Paths were tried and none is left: no waiting. */
+		if (t->nr || mpath_lun_no_path_fails(lun))
+			return ERR_PTR(-EIO);
+		if (fatal_signal_pending(current))
+			return ERR_PTR(-EINTR);
+		fsleep(10000);
+	}
+	t->paths[t->nr++] = path;
+	return path;
+}
+
+/* Host bytes of an SG_IO command that say the path, not the LU, failed. */
+static bool mpath_host_byte_path_error(u8 host)
+{
+	switch (host) {
+	case DID_NO_CONNECT:
+	case DID_BUS_BUSY:
+	case DID_TIME_OUT:
+	case DID_ERROR:
+	case DID_TRANSPORT_DISRUPTED:
+	case DID_TRANSPORT_FAILFAST:
+	case DID_TRANSPORT_MARGINAL:
+		return true;
+	}
+	return false;
+}
+
+/* Did the ioctl fail because of the path it went down? */
+static bool mpath_ioctl_path_error(int ret, unsigned int cmd,
+				   unsigned long arg)
+{
+	struct sg_io_hdr hdr;
+
+	if (ret == -ENODEV || ret == -ENXIO)
+		return true;
+	if (ret || cmd != SG_IO)
+		return false;
+	/* The header sd wrote back says how the command ended. */
+	if (get_sg_io_hdr(&hdr, (const void __user *)arg))
+		return false;
+	return mpath_host_byte_path_error(hdr.host_status);
+}
+
+static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
+		       unsigned int cmd, unsigned long arg)
+{
+	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_tried tried = { };
+	const struct block_device_operations *fops;
+	struct mpath_path *path;
+	int ret = -EIO;
+
+	/* As sd_ioctl(): nothing but the generic ioctls on a partition. */
+	if (bdev_is_partition(bdev) && !capable(CAP_SYS_RAWIO))
+		return -ENOIOCTLCMD;
+	for (;;) {
+		path = mpath_ioctl_path(lun, &tried);
+		if (IS_ERR(path))
+			return tried.nr ? ret : PTR_ERR(path);
+		fops = path->bdev->bd_disk->fops;
+		ret = fops->ioctl ? fops->ioctl(path->bdev, mode, cmd, arg) :
+				    -ENOTTY;
+		if (!mpath_ioctl_path_error(ret, cmd, arg)) {
+			percpu_ref_put(&path->ref);
+			return ret;
+		}
+		atomic_long_inc(&lun->ioctl_failovers);
+		mpath_path_report_error(path);
+		percpu_ref_put(&path->ref);
+	}
+}
+
+/* The geometry sd makes up for the LUN, from one of its paths. */
+static int mpath_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+{
+	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_tried tried = { };
+	const struct block_device_operations *fops;
+	struct mpath_path *path;
+	int ret;
+
+	path = mpath_ioctl_path(lun, &tried);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	fops = path->bdev->bd_disk->fops;
+	ret = fops->getgeo ? fops->getgeo(path->bdev, geo) : -ENOTTY;
+	percpu_ref_put(&path->ref);
+	return ret;
+}
+
+/* The LU's identifier (pNFS SCSI layouts): the same on every path. */
+static int mpath_get_unique_id(struct gendisk *disk, u8 id[16],
+			       enum blk_unique_id type)
+{
+	struct mpath_lun *lun = disk->private_data;
+	struct mpath_tried tried = { };
+	const struct block_device_operations *fops;
+	struct mpath_path *path;
+	int ret;
+
+	path = mpath_ioctl_path(lun, &tried);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	fops = path->bdev->bd_disk->fops;
+	ret = fops->get_unique_id ?
+	      fops->get_unique_id(path->bdev->bd_disk, id, type) : -EINVAL;
+	percpu_ref_put(&path->ref);
+	return ret;
+}
+
+static int mpath_open(struct gendisk *disk, blk_mode_t mode)
+{
+	struct mpath_lun *lun = disk->private_data;
+
+	kobject_get(&lun->kobj);
+	return 0;
+}
+
+static void mpath_release(struct gendisk *disk)
+{
+	struct mpath_lun *lun = disk->private_data;
+
+	kobject_put(&lun->kobj);
+}
+
+MPATH_DEFINE_FOPS_OPEN(mpath_open, mpath_release)
+
+const struct block_device_operations mpath_fops = {
+	.owner		= THIS_MODULE,
+	.submit_bio	= mpath_submit_bio,
+	.open		= MPATH_FOPS_OPEN(mpath_open),
+	.release	= MPATH_FOPS_RELEASE(mpath_release),
+	.ioctl		= mpath_ioctl,
+	.compat_ioctl	= blkdev_compat_ptr_ioctl,
+	.getgeo		= mpath_getgeo,
+	.get_unique_id	= mpath_get_unique_id,
+};
