@@ -97,3 +97,49 @@ lio_teardown() {
 	modprobe -r iscsi_tcp iscsi_target_mod target_core_file 2>/dev/null
 	return 0
 }
+
+# LIO tcm_loop: one file LU (lu0) behind loopback ports, each port its own
+# SCSI host and I_T nexus (initiator port naa.50014050000000fN), as
+# ../shared/lio-testbed.md sets it up.
+LOOP=$LIO/loopback
+
+# loop_setup [MB]: the LU, no port yet
+loop_setup() {
+	local mb=${1:-64} D=$LIO/core/fileio_0/lu0
+	modprobe -a target_core_mod target_core_file tcm_loop 2>/dev/null ||
+		skip "no LIO tcm_loop modules"
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	# PR state (APTPL) is written under dbroot: writable, before the LU.
+	mkdir -p /tmp/lio-db/pr && echo /tmp/lio-db > $LIO/dbroot
+	rm -f /tmp/lu0
+	truncate -s "${mb}M" /tmp/lu0
+	mkdir -p $D
+	echo "fd_dev_name=/tmp/lu0,fd_dev_size=$((mb << 20))" > $D/control
+	echo serial0000 > $D/wwn/vpd_unit_serial
+	echo 1 > $D/enable
+}
+
+# loop_add_port N: port N exports lu0 as its LUN 0
+loop_add_port() {
+	local W=$LOOP/naa.50014050000000a$1/tpgt_1
+	mkdir -p $W/lun/lun_0
+	echo "naa.50014050000000f$1" > $W/nexus
+	ln -s $LIO/core/fileio_0/lu0 $W/lun/lun_0/lu0
+}
+
+# loop_hctl N: H:C:T:L of the disk behind port N
+loop_hctl() { echo "$(cat $LOOP/naa.50014050000000a$1/tpgt_1/address):0"; }
+
+loop_teardown() {
+	local W
+	for W in $LOOP/naa.*/tpgt_1; do
+		[ -d "$W" ] || continue
+		rm -f $W/lun/lun_0/lu0
+		rmdir $W/lun/lun_0 $W "${W%/tpgt_1}" 2>/dev/null
+	done
+	rmdir $LOOP 2>/dev/null
+	rmdir $LIO/core/fileio_0/lu0 $LIO/core/fileio_0 2>/dev/null
+	settle
+	modprobe -r tcm_loop target_core_file 2>/dev/null
+	return 0
+}

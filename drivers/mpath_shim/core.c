@@ -27,7 +27,10 @@
  * again on another path; with no usable path the I/O waits in the LUN's
  * requeue list for up to no_path_timeout seconds.  A path that holds an
  * I/O longer than its io_timeout is failed by the LUN's watchdog
- * (watchdog.c), which runs only while the LUN has I/O in flight.
+ * (watchdog.c), which runs only while the LUN has I/O in flight.  ioctls
+ * and SG_IO go to one usable lunpath with failover (ioctl.c); persistent
+ * reservation registrations go down every lunpath, and a lunpath that
+ * joins later gets the LUN's key before it carries I/O (pr.c).
  *
  * Lifetimes
  * ---------
@@ -36,7 +39,8 @@
  * the device of its scsi_device (not scsi_device_get(), which would pin the
  * low-level driver's module and keep it from unloading).  A LUN and an HBA
  * count their lunpaths in nr_paths; when the last one leaves, the object is
- * unlinked, removed from sysfs and put.  kobject_del() waits for sysfs
+ * unlinked, removed from sysfs and put.  An opener of /dev/mpathN holds a
+ * reference on its LUN too (ioctl.c).  kobject_del() waits for sysfs
  * readers (kernfs active references), so no attribute runs on a departing
  * object.  A lunpath's life is one state machine (path.c, pathstate.c):
  * its percpu_ref lives as long as the path, dead while it has no disk,

@@ -398,6 +398,8 @@ static void mpath_clone_end_io(struct bio *clone)
 	}
 	if (path_error)
 		mpath_path_report_error(path);
+	else if (unlikely(status == BLK_STS_RESV_CONFLICT))
+		atomic_long_inc(&path->resv_conflicts);
 	/* The tag is free: if I/O waits for one, send it. */
 	if (READ_ONCE(lun->hq_len))
 		mpath_kick_requeue(lun);

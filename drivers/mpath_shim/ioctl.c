@@ -87,11 +87,14 @@ out:
 
 /*
  * A usable lunpath for an ioctl or a reservation command, waiting for one
- * within no_path_timeout.  ERR_PTR(-EIO) when the LUN fails I/O without a
- * path, or every usable path was tried; -EINTR on a fatal signal.
+ * within no_path_timeout, with @unlock (if not NULL) released while it
+ * waits: the path may come back only through the work that needs it.
+ * ERR_PTR(-EIO) when the LUN fails I/O without a path, or every usable path
+ * was tried; -EINTR on a fatal signal.
  */
 struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
-				    struct mpath_tried *t)
+				    struct mpath_tried *t,
+				    struct mutex *unlock)
 {
 	struct mpath_path *path;
 
@@ -103,14 +106,18 @@ struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
 			return ERR_PTR(-EIO);
 		if (fatal_signal_pending(current))
 			return ERR_PTR(-EINTR);
+		if (unlock)
+			mutex_unlock(unlock);
 		fsleep(10000);
+		if (unlock)
+			mutex_lock(unlock);
 	}
 	t->paths[t->nr++] = path;
 	return path;
 }
 
-/* Host bytes of an SG_IO command that say the path, not the LU, failed. */
-static bool mpath_host_byte_path_error(u8 host)
+/* Host bytes of a SCSI command that say the path, not the LU, failed. */
+bool mpath_host_byte_path_error(u8 host)
 {
 	switch (host) {
 	case DID_NO_CONNECT:
@@ -154,7 +161,7 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 	if (bdev_is_partition(bdev) && !capable(CAP_SYS_RAWIO))
 		return -ENOIOCTLCMD;
 	for (;;) {
-		path = mpath_ioctl_path(lun, &tried);
+		path = mpath_ioctl_path(lun, &tried, NULL);
 		if (IS_ERR(path))
 			return tried.nr ? ret : PTR_ERR(path);
 		fops = path->bdev->bd_disk->fops;
@@ -179,7 +186,7 @@ static int mpath_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 	struct mpath_path *path;
 	int ret;
 
-	path = mpath_ioctl_path(lun, &tried);
+	path = mpath_ioctl_path(lun, &tried, NULL);
 	if (IS_ERR(path))
 		return PTR_ERR(path);
 	fops = path->bdev->bd_disk->fops;
@@ -198,7 +205,7 @@ static int mpath_get_unique_id(struct gendisk *disk, u8 id[16],
 	struct mpath_path *path;
 	int ret;
 
-	path = mpath_ioctl_path(lun, &tried);
+	path = mpath_ioctl_path(lun, &tried, NULL);
 	if (IS_ERR(path))
 		return PTR_ERR(path);
 	fops = path->bdev->bd_disk->fops;
@@ -234,4 +241,5 @@ const struct block_device_operations mpath_fops = {
 	.compat_ioctl	= blkdev_compat_ptr_ioctl,
 	.getgeo		= mpath_getgeo,
 	.get_unique_id	= mpath_get_unique_id,
+	.pr_ops		= &mpath_pr_ops,
 };

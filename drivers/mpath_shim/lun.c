@@ -20,6 +20,7 @@ static void mpath_lun_init(struct mpath_lun *lun)
 {
 	INIT_LIST_HEAD(&lun->paths);
 	mutex_init(&lun->limits_lock);
+	mutex_init(&lun->pr_lock);
 	spin_lock_init(&lun->requeue_lock);
 	bio_list_init(&lun->requeue_list);
 	INIT_WORK(&lun->requeue_work, mpath_requeue_work);

@@ -212,6 +212,9 @@ void mpath_path_attach_work(struct work_struct *work)
 	bdev = file_bdev(bdev_file);
 	mpath_disk_update_limits(lun, bdev);
 
+	/* And its nexus has the LUN's reservation key, if there is one. */
+	mutex_lock(&lun->pr_lock);
+	ret = mpath_pr_join(path, bdev);
 	mutex_lock(&mpath_shim.lock);
 	/*
 	 * Still ours to publish only if nothing but the administrator moved
@@ -222,6 +225,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	    (path->state != MPATH_PATH_ATTACHING &&
 			   path->state != MPATH_PATH_DISABLED)) {
 		mutex_unlock(&mpath_shim.lock);
+		mutex_unlock(&lun->pr_lock);
 		bdev_fput(bdev_file);
 		return;
 	}
@@ -232,8 +236,10 @@ void mpath_path_attach_work(struct work_struct *work)
 	mpath_path_apply_timeout(path);
 	/* Disabled meanwhile: attached, and still disabled. */
 	if (path->state == MPATH_PATH_ATTACHING)
-		mpath_path_set_state(path, MPATH_PATH_ACTIVE);
+		mpath_path_set_state(path, ret ? MPATH_PATH_FAILED :
+					   MPATH_PATH_ACTIVE);
 	mutex_unlock(&mpath_shim.lock);
+	mutex_unlock(&lun->pr_lock);
 
 	if (!lun->disk_added && !lun->disk_add_failed) {
 		ret = mpath_disk_add(lun, path);
@@ -575,10 +581,17 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 	if (!strcmp(cmd, "enable")) {
 		if (path->state != MPATH_PATH_DISABLED)
 			return 0;
-		mpath_path_set_state(path, path->bdev ? MPATH_PATH_ACTIVE :
-							MPATH_PATH_NEW);
-		if (path->state == MPATH_PATH_NEW)
+		/*
+		 * Back through the probe, at once: it answers, reaches the
+		 * LU and has the LUN's reservation key before I/O goes there.
+		 */
+		if (path->bdev) {
+			mpath_path_set_state(path, MPATH_PATH_FAILED);
+			queue_work(mpath_health_wq, &path->probe_work);
+		} else {
+			mpath_path_set_state(path, MPATH_PATH_NEW);
 			queue_work(mpath_wq, &path->attach_work);
+		}
 	} else if (!strcmp(cmd, "disable") || !strcmp(cmd, "force_disable")) {
 		if (path->state == MPATH_PATH_DISABLED)
 			return 0;
@@ -595,15 +608,15 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 		return -EINVAL;
 	}
 	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: lunpath %s by the administrator\n",
-		    mpath_path_state_name(path->state));
+		    strcmp(cmd, "enable") ? "disabled" : "enabled");
 	return 0;
 }
 
 /*
  * Probe one lunpath: a failed one gets TEST UNIT READY and, if it answers
- * and still reaches its LU, is reinstated; an active one has its identity
- * checked.  A path that reaches another LU is taken out for good (until sd
- * binds again).  One work per path on mpath_health_wq, so a device that
+ * and still reaches its LU (and has the LUN's reservation key, pr.c), is
+ * reinstated; an active one has its identity checked.  A path that reaches
+ * another LU is taken out for good (until sd binds again).  One work per path on mpath_health_wq, so a device that
  * does not answer (a blocked iSCSI session, FC dev_loss_tmo) delays no
  * other path.
  */
@@ -611,9 +624,10 @@ void mpath_path_probe_work(struct work_struct *work)
 {
 	struct mpath_path *path = container_of(work, struct mpath_path,
 					       probe_work);
+	struct mpath_lun *lun = path->lun;
 	enum mpath_path_state state;
 	struct scsi_sense_hdr sshdr;
-	bool ok;
+	bool ok, reinstate;
 	int ret;
 
 	mutex_lock(&mpath_shim.lock);
@@ -635,6 +649,12 @@ void mpath_path_probe_work(struct work_struct *work)
 		return;
 	}
 	ret = mpath_path_verify(path);
+	reinstate = !ret && state == MPATH_PATH_FAILED;
+	if (reinstate) {
+		/* Held until it is active: see pr.c. */
+		mutex_lock(&lun->pr_lock);
+		ret = mpath_pr_join(path, path->bdev);
+	}
 	percpu_ref_put(&path->ref);
 
 	mutex_lock(&mpath_shim.lock);
@@ -644,12 +664,13 @@ void mpath_path_probe_work(struct work_struct *work)
 		mpath_path_close(path);
 		return;
 	}
-	if (!ret && state == MPATH_PATH_FAILED &&
-	    mpath_path_set_state(path, MPATH_PATH_ACTIVE))
+	if (reinstate && !ret && mpath_path_set_state(path, MPATH_PATH_ACTIVE))
 		sdev_printk(KERN_INFO, path->sdev,
 			    "mpath_shim: lunpath of mpath%d reinstated\n",
-			    path->lun->name->index);
+			    lun->name->index);
 	mutex_unlock(&mpath_shim.lock);
+	if (reinstate)
+		mutex_unlock(&lun->pr_lock);
 }
 
 /*

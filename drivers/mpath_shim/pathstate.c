@@ -7,10 +7,12 @@
  *
  *   NEW ──attach work──▶ ATTACHING ──disk open, published──▶ ACTIVE
  *    ▲                      │ open failed: back to NEW        │  ▲
- *    │                      ▼                                 ▼  │ probe: TUR ok
- *    │                  DISABLED ◀──admin── ACTIVE/FAILED/HELD  FAILED
+ *    │                      ▼                                 ▼  │ probe: TUR ok,
+ *    │                  DISABLED ◀──admin── ACTIVE/FAILED/HELD  FAILED  key registered
  *    │                                                   flaps ▼  ▲ hold-off over
  *    │                                                        HELD
+ *   ATTACHING ──disk published, reservation key not registered──▶ FAILED
+ *   DISABLED ──admin enables, disk open──▶ FAILED (the probe reinstates it)
  *    └── DETACHING ◀── sd unbinds (from any state but REMOVED)
  *   WRONG_LU ◀── attach or probe finds another LU behind the path (from
  *                ATTACHING, ACTIVE, FAILED); only an sd rebind (DETACHING,
@@ -28,7 +30,7 @@
 static const unsigned int mpath_path_moves[MPATH_PATH_NR_STATES] = {
 	[MPATH_PATH_NEW]	= S(ATTACHING) | S(DISABLED) | S(DETACHING) |
 				  S(REMOVED),
-	[MPATH_PATH_ATTACHING]	= S(ACTIVE) | S(NEW) | S(DISABLED) |
+	[MPATH_PATH_ATTACHING]	= S(ACTIVE) | S(FAILED) | S(NEW) | S(DISABLED) |
 				  S(DETACHING) | S(WRONG_LU) | S(REMOVED),
 	[MPATH_PATH_ACTIVE]	= S(FAILED) | S(HELD) | S(DISABLED) |
 				  S(DETACHING) | S(WRONG_LU) | S(REMOVED),
@@ -36,7 +38,7 @@ static const unsigned int mpath_path_moves[MPATH_PATH_NR_STATES] = {
 				  S(WRONG_LU) | S(REMOVED),
 	[MPATH_PATH_HELD]	= S(FAILED) | S(DISABLED) | S(DETACHING) |
 				  S(REMOVED),
-	[MPATH_PATH_DISABLED]	= S(NEW) | S(ACTIVE) | S(DETACHING) |
+	[MPATH_PATH_DISABLED]	= S(NEW) | S(FAILED) | S(DETACHING) |
 				  S(REMOVED),
 	[MPATH_PATH_DETACHING]	= S(NEW) | S(DISABLED) | S(REMOVED),
 	[MPATH_PATH_WRONG_LU]	= S(DETACHING) | S(REMOVED),

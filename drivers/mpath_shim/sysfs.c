@@ -230,6 +230,16 @@ static ssize_t ioctl_failovers_show(struct kobject *kobj,
 static struct kobj_attribute lun_ioctl_failovers_attr =
 	__ATTR_RO(ioctl_failovers);
 
+/* The key registered through /dev/mpathN (what a joining lunpath gets). */
+static ssize_t pr_key_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	u64 key = READ_ONCE(to_lun(kobj)->pr_key);
+
+	return key ? sysfs_emit(buf, "0x%llx\n", key) : sysfs_emit(buf, "none\n");
+}
+static struct kobj_attribute lun_pr_key_attr = __ATTR_RO(pr_key);
+
 /* Documentation/ABI/testing/sysfs-mpath_shim gives the fields. */
 static ssize_t lun_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
@@ -338,6 +348,7 @@ static struct attribute *mpath_lun_attrs[] = {
 	&lun_host_queue_attr.attr,
 	&lun_io_tries_exhausted_attr.attr,
 	&lun_ioctl_failovers_attr.attr,
+	&lun_pr_key_attr.attr,
 	&lun_state_attr.attr,
 	&lun_stat_attr.attr,
 	NULL,
@@ -601,9 +612,28 @@ static ssize_t io_timeouts_show(struct kobject *kobj,
 }
 static struct kobj_attribute path_io_timeouts_attr = __ATTR_RO(io_timeouts);
 
+static ssize_t resv_conflicts_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  atomic_long_read(&to_path(kobj)->resv_conflicts));
+}
+static struct kobj_attribute path_resv_conflicts_attr =
+	__ATTR_RO(resv_conflicts);
+
+static ssize_t pr_joins_show(struct kobject *kobj,
+			     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  atomic_long_read(&to_path(kobj)->pr_joins));
+}
+static struct kobj_attribute path_pr_joins_attr = __ATTR_RO(pr_joins);
+
 static struct attribute *mpath_path_attrs[] = {
 	&path_io_timeout_attr.attr,
 	&path_io_timeouts_attr.attr,
+	&path_resv_conflicts_attr.attr,
+	&path_pr_joins_attr.attr,
 	&path_held_attr.attr,
 	&path_reset_stats_attr.attr,
 	&path_hctl_attr.attr,

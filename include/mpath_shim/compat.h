@@ -110,6 +110,35 @@ static void release##_mode(struct gendisk *disk, fmode_t mode)		\
 }
 #endif
 
+/* 6.5: BLK_STS_NEXUS was renamed for what it is. */
+#ifndef MPATH_HAVE_BLK_STS_RESV_CONFLICT
+#define BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
+#endif
+
+/*
+ * 6.3: scsi_execute_cmd() with its optional arguments in a structure.
+ * The shim passes a sense header only; data in or out by the op.
+ */
+#ifndef MPATH_HAVE_SCSI_EXECUTE_CMD
+#include <scsi/scsi_device.h>
+
+struct scsi_exec_args {
+	struct scsi_sense_hdr *sshdr;
+};
+
+static inline int scsi_execute_cmd(struct scsi_device *sdev,
+				   const unsigned char *cmd, blk_opf_t opf,
+				   void *buffer, unsigned int bufflen,
+				   int timeout, int retries,
+				   const struct scsi_exec_args *args)
+{
+	return scsi_execute_req(sdev, cmd, opf == REQ_OP_DRV_OUT ?
+				DMA_TO_DEVICE : DMA_FROM_DEVICE, buffer,
+				bufflen, args ? args->sshdr : NULL, timeout,
+				retries, NULL);
+}
+#endif
+
 /* 7.x: bdev_nonrot() became bdev_rot(). */
 #ifndef MPATH_HAVE_BDEV_ROT
 static inline bool bdev_rot(struct block_device *bdev)

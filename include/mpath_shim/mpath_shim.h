@@ -28,6 +28,7 @@
 struct block_device;
 struct dentry;
 struct gendisk;
+struct pr_ops;
 struct scsi_device;
 struct Scsi_Host;
 struct mpath_lun;
@@ -250,7 +251,12 @@ enum mpath_lun_state {
  * @hq_wait_ns:	their time in it, under @requeue_lock
  * @io_tries_exhausted: I/Os ended with a path error after failing on
  *		every path (MPATH_IO_TRIES_PER_PATH per lunpath)
- * @ioctl_failovers: ioctls sent again on another path after a path error
+ * @ioctl_failovers: ioctls and reservation commands sent again on another
+ *		path after a path error
+ * @pr_lock:	serialises reservation commands and the registration of a
+ *		joining lunpath, held across its move to ACTIVE (pr.c)
+ * @pr_key:	the key registered through /dev/mpathN, 0 for none; written
+ *		under @pr_lock, read locklessly by sysfs
  * @max_q_depth: depth for this LUN's lunpaths, 0 for none; under
  *		mpath_shim.lock
  * @stats:	the LUN's counters, per CPU
@@ -298,6 +304,8 @@ struct mpath_lun {
 	u64			hq_wait_ns;
 	atomic_long_t		io_tries_exhausted;
 	atomic_long_t		ioctl_failovers;
+	struct mutex		pr_lock;
+	u64			pr_key;		/* under pr_lock */
 	unsigned int		max_q_depth;
 	struct mpath_stats __percpu *stats;
 	struct mpath_lat __percpu *lat;
@@ -359,6 +367,9 @@ struct mpath_lun {
  *		applied, else 0; under mpath_shim.lock
  * @io_timeouts: times the watchdog failed the path (written by the LUN's
  *		watchdog only)
+ * @resv_conflicts: I/Os that ended with RESERVATION CONFLICT on it
+ * @pr_joins:	times the LUN's reservation key was registered on it as it
+ *		joined (pr.c)
  * @stats:	the lunpath's counters, per CPU
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  * @probe_work:	TEST UNIT READY on a failed lunpath, one per path so that
@@ -407,6 +418,8 @@ struct mpath_path {
 	unsigned int		io_timeout;
 	unsigned int		dev_timeout;
 	unsigned long		io_timeouts;
+	atomic_long_t		resv_conflicts;
+	atomic_long_t		pr_joins;
 	struct mpath_stats __percpu *stats;
 };
 
@@ -517,7 +530,13 @@ struct mpath_tried {
 };
 
 struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
-				    struct mpath_tried *t);
+				    struct mpath_tried *t,
+				    struct mutex *unlock);
+bool mpath_host_byte_path_error(u8 host);
+
+/* pr.c */
+extern const struct pr_ops mpath_pr_ops;
+int mpath_pr_join(struct mpath_path *path, struct block_device *bdev);
 
 /* watchdog.c */
 unsigned int mpath_path_io_timeout(const struct mpath_path *path);

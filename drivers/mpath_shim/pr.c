@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Persistent reservations on /dev/mpathN (pr_ops: the IOC_PR_* ioctls and
+ * in-kernel users).
+ *
+ * A SCSI-3 registration belongs to an I_T nexus, one per lunpath.  REGISTER
+ * therefore goes down every active lunpath, all or nothing: when the LU
+ * refuses it on one (a reservation conflict: the old key is not that
+ * nexus's), the lunpaths done are put back as they were and the error is
+ * returned.  A lunpath that fails with a path error meanwhile is failed as
+ * an I/O error would fail it; it is registered when it returns.  RELEASE
+ * too goes down every active lunpath: only the holder's nexus releases, and
+ * which one reserved is not known.  RESERVE, PREEMPT and CLEAR go through
+ * one usable lunpath, sent again on another after a path error, as ioctls
+ * are.  Of the reservation types, those of all registrants or registrants
+ * only suit a multipath LUN: with the others only the holder's nexus may
+ * write, and I/O goes down every path.
+ *
+ * The LUN remembers the key it registered (pr_key).  A lunpath that becomes
+ * usable later, attached or reinstated by the probe, is registered with it
+ * (REGISTER AND IGNORE EXISTING KEY) before it carries I/O, so a
+ * reservation held through /dev/mpathN never meets RESERVATION CONFLICT on
+ * a new path.  Only while the key is still registered on the LU (READ KEYS
+ * through that lunpath): a key that another initiator preempted or cleared
+ * (fenced) is forgotten, never registered again by the kernel.  A lunpath
+ * whose registration fails stays failed, and the probe tries again.
+ *
+ * pr_lock serialises the LUN's reservation commands with that join and is
+ * held across the join's move to ACTIVE: a REGISTER either finds the
+ * lunpath active or the lunpath finds the new key.  Order: pr_lock, then
+ * mpath_shim.lock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/pr.h>
+#include <linux/slab.h>
+#include <scsi/scsi_common.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_proto.h>
+#include <scsi/scsi_status.h>
+
+#include <mpath_shim/mpath_shim.h>
+
+/* READ KEYS: 8 header bytes and up to 1023 keys. */
+#define MPATH_PR_KEYS_LEN	8192
+
+static const struct pr_ops *mpath_path_pr_ops(struct block_device *bdev)
+{
+	return bdev->bd_disk->fops->pr_ops;
+}
+
+/*
+ * Did a reservation command fail because of the path?  sd returns the SCSI
+ * result (6.1) or a PR_STS_* code (6.5), whose path failures are the host
+ * bytes << 16.
+ */
+static bool mpath_pr_path_error(int ret)
+{
+	if (ret < 0)
+		return ret == -ENODEV || ret == -ENXIO;
+	return mpath_host_byte_path_error((ret >> 16) & 0xff);
+}
+
+struct mpath_pr_cmd {
+	int	(*fn)(struct block_device *bdev, const struct pr_ops *ops,
+		      const struct mpath_pr_cmd *c);
+	int	(*undo)(struct block_device *bdev, const struct pr_ops *ops,
+			const struct mpath_pr_cmd *c);
+	u64	key;
+	u64	sa_key;
+	enum pr_type type;
+	u32	flags;
+	bool	abort;
+	void	*data;
+};
+
+/*
+ * @fn on one lunpath's disk.  Each nexus gets a UNIT ATTENTION when another
+ * one releases, preempts or clears, and 6.1's sd returns it (CHECK
+ * CONDITION, 2; later kernels retry it themselves): the command was not
+ * carried out, so it is sent again, up to twice.
+ */
+static int mpath_pr_call(int (*fn)(struct block_device *bdev,
+				   const struct pr_ops *ops,
+				   const struct mpath_pr_cmd *c),
+			 struct block_device *bdev,
+			 const struct mpath_pr_cmd *c)
+{
+	const struct pr_ops *ops = mpath_path_pr_ops(bdev);
+	int tries = 3, ret;
+
+	if (!ops)
+		return -EOPNOTSUPP;
+	do {
+		ret = fn(bdev, ops, c);
+	} while (ret == SAM_STAT_CHECK_CONDITION && --tries);
+	return ret;
+}
+
+/*
+ * @c through one usable lunpath, again on another after a path error; with
+ * @lun's pr_lock held if @locked (it is let go while waiting for a path).
+ */
+static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
+			bool locked)
+{
+	struct mpath_tried tried = { };
+	struct mpath_path *path;
+	int ret = -EIO;
+
+	for (;;) {
+		path = mpath_ioctl_path(lun, &tried,
+					locked ? &lun->pr_lock : NULL);
+		if (IS_ERR(path))
+			return tried.nr ? ret : PTR_ERR(path);
+		ret = mpath_pr_call(c->fn, path->bdev, c);
+		if (!mpath_pr_path_error(ret)) {
+			percpu_ref_put(&path->ref);
+			return ret;
+		}
+		atomic_long_inc(&lun->ioctl_failovers);
+		mpath_path_report_error(path);
+		percpu_ref_put(&path->ref);
+	}
+}
+
+/* The active lunpaths of @lun, each with a reference on its ref. */
+static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
+					  struct mpath_path ***pathsp)
+{
+	struct mpath_path **paths, *path;
+	unsigned int n = 0;
+
+	mutex_lock(&mpath_shim.lock);
+	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
+	if (paths) {
+		list_for_each_entry(path, &lun->paths, lun_node)
+			if (mpath_path_usable(path) &&
+			    percpu_ref_tryget_live(&path->ref))
+				paths[n++] = path;
+	}
+	mutex_unlock(&mpath_shim.lock);
+	*pathsp = paths;
+	return n;
+}
+
+/*
+ * @c down every active lunpath of @lun.  A lunpath that fails with a path
+ * error is failed (it gets the LUN's key when it returns); the LU refusing
+ * @c on one stops there, and @c->undo, if any, puts back the ones done.
+ * 0 once done on at least one lunpath.
+ */
+static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
+{
+	struct mpath_path **paths;
+	unsigned int n, i, done = 0;
+	unsigned long *ok;
+	int ret = 0;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	n = mpath_pr_active_paths(lun, &paths);
+	ok = bitmap_zalloc(max(n, 1U), GFP_KERNEL);
+	if (!paths || !ok) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		ret = mpath_pr_call(c->fn, paths[i]->bdev, c);
+		if (!ret) {
+			set_bit(i, ok);
+			done++;
+		} else if (mpath_pr_path_error(ret)) {
+			mpath_path_report_error(paths[i]);
+			ret = 0;
+		} else {
+			break;
+		}
+	}
+	if (ret && c->undo) {
+		for_each_set_bit(i, ok, n)
+			mpath_pr_call(c->undo, paths[i]->bdev, c);
+	} else if (!ret && !done) {
+		ret = -EIO;	/* no active path, or each one failed */
+	}
+out:
+	for (i = 0; i < n; i++)
+		percpu_ref_put(&paths[i]->ref);
+	bitmap_free(ok);
+	kfree(paths);
+	return ret;
+}
+
+static int mpath_pr_do_register(struct block_device *bdev,
+				const struct pr_ops *ops,
+				const struct mpath_pr_cmd *c)
+{
+	return ops->pr_register(bdev, c->key, c->sa_key, c->flags);
+}
+
+/* Put a nexus back as it was before mpath_pr_do_register(). */
+static int mpath_pr_undo_register(struct block_device *bdev,
+				  const struct pr_ops *ops,
+				  const struct mpath_pr_cmd *c)
+{
+	if (c->flags & PR_FL_IGNORE_KEY)
+		return ops->pr_register(bdev, 0, 0, PR_FL_IGNORE_KEY);
+	return ops->pr_register(bdev, c->sa_key, c->key, 0);
+}
+
+/* A registration belongs to a nexus: every active lunpath registers. */
+static int mpath_pr_register(struct block_device *bdev, u64 old_key,
+			     u64 new_key, u32 flags)
+{
+	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_register, .undo = mpath_pr_undo_register,
+		.key = old_key, .sa_key = new_key, .flags = flags,
+	};
+	int ret;
+
+	mutex_lock(&lun->pr_lock);
+	ret = mpath_pr_all(lun, &c);
+	if (!ret)
+		WRITE_ONCE(lun->pr_key, new_key);
+	mutex_unlock(&lun->pr_lock);
+	return ret;
+}
+
+static int mpath_pr_do_reserve(struct block_device *bdev,
+			       const struct pr_ops *ops,
+			       const struct mpath_pr_cmd *c)
+{
+	return ops->pr_reserve(bdev, c->key, c->type, c->flags);
+}
+
+static int mpath_pr_reserve(struct block_device *bdev, u64 key,
+			    enum pr_type type, u32 flags)
+{
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_reserve, .key = key, .type = type,
+		.flags = flags,
+	};
+
+	return mpath_pr_one(bdev->bd_disk->private_data, &c, false);
+}
+
+static int mpath_pr_do_release(struct block_device *bdev,
+			       const struct pr_ops *ops,
+			       const struct mpath_pr_cmd *c)
+{
+	return ops->pr_release(bdev, c->key, c->type);
+}
+
+/*
+ * Only the holder's nexus releases a reservation (elsewhere RELEASE is
+ * answered GOOD and changes nothing), and which lunpath reserved is not
+ * known here: every active one releases.
+ */
+static int mpath_pr_release(struct block_device *bdev, u64 key,
+			    enum pr_type type)
+{
+	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_release, .key = key, .type = type,
+	};
+	int ret;
+
+	mutex_lock(&lun->pr_lock);
+	ret = mpath_pr_all(lun, &c);
+	mutex_unlock(&lun->pr_lock);
+	return ret;
+}
+
+static int mpath_pr_do_preempt(struct block_device *bdev,
+			       const struct pr_ops *ops,
+			       const struct mpath_pr_cmd *c)
+{
+	return ops->pr_preempt(bdev, c->key, c->sa_key, c->type, c->abort);
+}
+
+static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
+			    u64 new_key, enum pr_type type, bool abort)
+{
+	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_preempt, .key = old_key, .sa_key = new_key,
+		.type = type, .abort = abort,
+	};
+	int ret;
+
+	mutex_lock(&lun->pr_lock);
+	ret = mpath_pr_one(lun, &c, true);
+	/* Preempting our own key removed our registrations. */
+	if (!ret && new_key == lun->pr_key)
+		WRITE_ONCE(lun->pr_key, 0);
+	mutex_unlock(&lun->pr_lock);
+	return ret;
+}
+
+static int mpath_pr_do_clear(struct block_device *bdev,
+			     const struct pr_ops *ops,
+			     const struct mpath_pr_cmd *c)
+{
+	return ops->pr_clear(bdev, c->key);
+}
+
+static int mpath_pr_clear(struct block_device *bdev, u64 key)
+{
+	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_pr_cmd c = { .fn = mpath_pr_do_clear, .key = key };
+	int ret;
+
+	mutex_lock(&lun->pr_lock);
+	ret = mpath_pr_one(lun, &c, true);
+	/* Every registration is gone, ours too. */
+	if (!ret)
+		WRITE_ONCE(lun->pr_key, 0);
+	mutex_unlock(&lun->pr_lock);
+	return ret;
+}
+
+#ifdef MPATH_HAVE_PR_READ_KEYS
+static int mpath_pr_do_read_keys(struct block_device *bdev,
+				 const struct pr_ops *ops,
+				 const struct mpath_pr_cmd *c)
+{
+	return ops->pr_read_keys ? ops->pr_read_keys(bdev, c->data) :
+				   -EOPNOTSUPP;
+}
+
+static int mpath_pr_read_keys(struct block_device *bdev,
+			      struct pr_keys *keys)
+{
+	struct mpath_pr_cmd c = { .fn = mpath_pr_do_read_keys, .data = keys };
+
+	return mpath_pr_one(bdev->bd_disk->private_data, &c, false);
+}
+
+static int mpath_pr_do_read_reservation(struct block_device *bdev,
+					const struct pr_ops *ops,
+					const struct mpath_pr_cmd *c)
+{
+	return ops->pr_read_reservation ?
+	       ops->pr_read_reservation(bdev, c->data) : -EOPNOTSUPP;
+}
+
+static int mpath_pr_read_reservation(struct block_device *bdev,
+				     struct pr_held_reservation *rsv)
+{
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_read_reservation, .data = rsv,
+	};
+
+	return mpath_pr_one(bdev->bd_disk->private_data, &c, false);
+}
+#endif
+
+const struct pr_ops mpath_pr_ops = {
+	.pr_register	= mpath_pr_register,
+	.pr_reserve	= mpath_pr_reserve,
+	.pr_release	= mpath_pr_release,
+	.pr_preempt	= mpath_pr_preempt,
+	.pr_clear	= mpath_pr_clear,
+#ifdef MPATH_HAVE_PR_READ_KEYS
+	.pr_read_keys	= mpath_pr_read_keys,
+	.pr_read_reservation = mpath_pr_read_reservation,
+#endif
+};
+
+/*
+ * Is @key registered on the LU?  PERSISTENT RESERVE IN, READ KEYS through
+ * @sdev: 1 yes, 0 no, or a negative errno when the LU did not answer.
+ */
+static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
+{
+	u8 cmd[10] = { PERSISTENT_RESERVE_IN, 0 /* READ KEYS */ };
+	struct scsi_sense_hdr sshdr;
+	const struct scsi_exec_args args = { .sshdr = &sshdr };
+	int tries = 3, ret;
+	u32 len, i;
+	u8 *buf;
+
+	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	put_unaligned_be16(MPATH_PR_KEYS_LEN, &cmd[7]);
+	/* A UNIT ATTENTION (a reservation change) is an answer: ask again. */
+	do {
+		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf,
+				       MPATH_PR_KEYS_LEN, 30 * HZ, 3, &args);
+	} while (ret > 0 && scsi_sense_valid(&sshdr) &&
+		 sshdr.sense_key == UNIT_ATTENTION && --tries);
+	if (ret) {
+		ret = ret < 0 ? ret : -EIO;
+		goto out;
+	}
+	len = min_t(u32, get_unaligned_be32(&buf[4]), MPATH_PR_KEYS_LEN - 8);
+	ret = 0;
+	for (i = 0; i + 8 <= len; i += 8) {
+		if (get_unaligned_be64(&buf[8 + i]) == key) {
+			ret = 1;
+			break;
+		}
+	}
+out:
+	kfree(buf);
+	return ret;
+}
+
+/*
+ * @path, whose disk @bdev is open, is about to carry I/O: register the
+ * LUN's key on its nexus.  0: go ahead; an error: keep it out of service.
+ */
+int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
+{
+	struct mpath_lun *lun = path->lun;
+	struct mpath_pr_cmd c = {
+		.key = 0, .sa_key = lun->pr_key, .flags = PR_FL_IGNORE_KEY,
+	};
+	int ret;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	if (!lun->pr_key || !mpath_path_pr_ops(bdev))
+		return 0;
+	ret = mpath_pr_key_registered(path->sdev, lun->pr_key);
+	if (ret < 0)
+		goto fail;
+	if (!ret) {
+		pr_warn("mpath%d: key 0x%llx is no longer registered on the LU (preempted or cleared): forgotten, not registered on %s\n",
+			lun->name->index, lun->pr_key, path->hctl);
+		WRITE_ONCE(lun->pr_key, 0);
+		return 0;
+	}
+	ret = mpath_pr_call(mpath_pr_do_register, bdev, &c);
+	if (ret)
+		goto fail;
+	atomic_long_inc(&path->pr_joins);
+	return 0;
+fail:
+	sdev_printk(KERN_WARNING, path->sdev,
+		    "mpath_shim: cannot register the key of mpath%d on this lunpath (%d): kept out of service\n",
+		    lun->name->index, ret);
+	return ret < 0 ? ret : -EIO;
+}
