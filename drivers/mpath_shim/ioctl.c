@@ -31,7 +31,6 @@
 #include <linux/hdreg.h>
 #include <linux/sched/signal.h>
 #include <scsi/scsi_ioctl.h>
-#include <scsi/scsi_status.h>
 #include <scsi/sg.h>
 
 #include <mpath_shim/mpath_shim.h>
@@ -116,29 +115,13 @@ struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
 	return path;
 }
 
-/* Host bytes of a SCSI command that say the path, not the LU, failed. */
-bool mpath_host_byte_path_error(u8 host)
-{
-	switch (host) {
-	case DID_NO_CONNECT:
-	case DID_BUS_BUSY:
-	case DID_TIME_OUT:
-	case DID_ERROR:
-	case DID_TRANSPORT_DISRUPTED:
-	case DID_TRANSPORT_FAILFAST:
-	case DID_TRANSPORT_MARGINAL:
-		return true;
-	}
-	return false;
-}
-
 /* Did the ioctl fail because of the path it went down? */
 static bool mpath_ioctl_path_error(int ret, unsigned int cmd,
 				   unsigned long arg)
 {
 	struct sg_io_hdr hdr;
 
-	if (ret == -ENODEV || ret == -ENXIO)
+	if (mpath_errno_path_error(ret))
 		return true;
 	if (ret || cmd != SG_IO)
 		return false;

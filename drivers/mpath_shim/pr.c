@@ -51,18 +51,6 @@ static const struct pr_ops *mpath_path_pr_ops(struct block_device *bdev)
 	return bdev->bd_disk->fops->pr_ops;
 }
 
-/*
- * Did a reservation command fail because of the path?  sd returns the SCSI
- * result (6.1) or a PR_STS_* code (6.5), whose path failures are the host
- * bytes << 16.
- */
-static bool mpath_pr_path_error(int ret)
-{
-	if (ret < 0)
-		return ret == -ENODEV || ret == -ENXIO;
-	return mpath_host_byte_path_error((ret >> 16) & 0xff);
-}
-
 struct mpath_pr_cmd {
 	int	(*fn)(struct block_device *bdev, const struct pr_ops *ops,
 		      const struct mpath_pr_cmd *c);
@@ -116,7 +104,7 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 		if (IS_ERR(path))
 			return tried.nr ? ret : PTR_ERR(path);
 		ret = mpath_pr_call(c->fn, path->bdev, c);
-		if (!mpath_pr_path_error(ret)) {
+		if (!mpath_pr_result_path_error(ret)) {
 			percpu_ref_put(&path->ref);
 			return ret;
 		}
@@ -172,7 +160,7 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 		if (!ret) {
 			set_bit(i, ok);
 			done++;
-		} else if (mpath_pr_path_error(ret)) {
+		} else if (mpath_pr_result_path_error(ret)) {
 			mpath_path_report_error(paths[i]);
 			ret = 0;
 		} else {

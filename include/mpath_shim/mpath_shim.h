@@ -22,6 +22,7 @@
 
 #include <mpath_shim/compat.h>
 #include <mpath_shim/names.h>
+#include <mpath_shim/patherr.h>
 #include <mpath_shim/policy.h>
 #include <mpath_shim/qdepth.h>
 
@@ -532,7 +533,6 @@ struct mpath_tried {
 struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
 				    struct mpath_tried *t,
 				    struct mutex *unlock);
-bool mpath_host_byte_path_error(u8 host);
 
 /* pr.c */
 extern const struct pr_ops mpath_pr_ops;
