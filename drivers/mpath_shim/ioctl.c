@@ -161,9 +161,9 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 }
 
 /* The geometry sd makes up for the LUN, from one of its paths. */
-static int mpath_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+static int mpath_getgeo(struct gendisk *disk, struct hd_geometry *geo)
 {
-	struct mpath_lun *lun = bdev->bd_disk->private_data;
+	struct mpath_lun *lun = disk->private_data;
 	struct mpath_tried tried = { };
 	const struct block_device_operations *fops;
 	struct mpath_path *path;
@@ -173,7 +173,7 @@ static int mpath_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 	if (IS_ERR(path))
 		return PTR_ERR(path);
 	fops = path->bdev->bd_disk->fops;
-	ret = fops->getgeo ? fops->getgeo(path->bdev, geo) : -ENOTTY;
+	ret = fops->getgeo ? mpath_call_getgeo(fops, path->bdev, geo) : -ENOTTY;
 	percpu_ref_put(&path->ref);
 	return ret;
 }
@@ -214,6 +214,7 @@ static void mpath_release(struct gendisk *disk)
 }
 
 MPATH_DEFINE_FOPS_OPEN(mpath_open, mpath_release)
+MPATH_DEFINE_FOPS_GETGEO(mpath_getgeo)
 
 const struct block_device_operations mpath_fops = {
 	.owner		= THIS_MODULE,
@@ -222,7 +223,7 @@ const struct block_device_operations mpath_fops = {
 	.release	= MPATH_FOPS_RELEASE(mpath_release),
 	.ioctl		= mpath_ioctl,
 	.compat_ioctl	= blkdev_compat_ptr_ioctl,
-	.getgeo		= mpath_getgeo,
+	.getgeo		= MPATH_FOPS_GETGEO(mpath_getgeo),
 	.get_unique_id	= mpath_get_unique_id,
 	.pr_ops		= &mpath_pr_ops,
 };

@@ -110,6 +110,32 @@ static void release##_mode(struct gendisk *disk, fmode_t mode)		\
 }
 #endif
 
+/* Later kernels (sid's 7.2): ->getgeo takes the gendisk, all it used. */
+#ifdef MPATH_HAVE_GETGEO_GENDISK
+#define MPATH_FOPS_GETGEO(fn)		fn
+#define MPATH_DEFINE_FOPS_GETGEO(getgeo)
+static inline int mpath_call_getgeo(const struct block_device_operations *fops,
+				    struct block_device *bdev,
+				    struct hd_geometry *geo)
+{
+	return fops->getgeo(bdev->bd_disk, geo);
+}
+#else
+#define MPATH_FOPS_GETGEO(fn)		fn##_bdev
+#define MPATH_DEFINE_FOPS_GETGEO(getgeo)				\
+static int getgeo##_bdev(struct block_device *bdev,			\
+			 struct hd_geometry *geo)			\
+{									\
+	return getgeo(bdev->bd_disk, geo);				\
+}
+static inline int mpath_call_getgeo(const struct block_device_operations *fops,
+				    struct block_device *bdev,
+				    struct hd_geometry *geo)
+{
+	return fops->getgeo(bdev, geo);
+}
+#endif
+
 /* 6.5: BLK_STS_NEXUS was renamed for what it is. */
 #ifndef MPATH_HAVE_BLK_STS_RESV_CONFLICT
 #define BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
