@@ -149,6 +149,53 @@ static void rr_stale_map_test(struct kunit *test)
 	rr_test(test, true);
 }
 
+/* The round-robin cursor: no division per pick, any stale value is safe. */
+struct rr_cursor_case {
+	const char	*desc;
+	unsigned int	nr;
+	unsigned int	down;		/* bitmask of failed paths */
+	unsigned int	cursor;		/* before the pick */
+	int		pick;		/* -1: none */
+	unsigned int	after;		/* cursor after the pick */
+};
+
+static const struct rr_cursor_case rr_cursor_cases[] = {
+	{ "first pick", 4, 0, 0, 0, 1 },
+	{ "last path wraps", 4, 0, 3, 3, 0 },
+	{ "skips a failed path", 4, 0x2, 1, 2, 3 },
+	{ "skips failed paths across the end", 4, 0x9, 3, 1, 2 },
+	{ "map shrank under the cursor", 3, 0, 7, 1, 2 },
+	{ "cursor at UINT_MAX", 2, 0, UINT_MAX, 1, 0 },
+	{ "all failed: cursor kept", 3, 0x7, 1, -1, 1 },
+	{ "no paths", 0, 0, 5, -1, 5 },
+};
+
+static void rr_cursor_desc(const struct rr_cursor_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(rr_cursor, rr_cursor_cases, rr_cursor_desc);
+
+static void rr_cursor_test(struct kunit *test)
+{
+	const struct rr_cursor_case *c = test->param_value;
+	struct fake_lun *lun = fake_lun(test, max(c->nr, 1U),
+					&mpath_ps_round_robin);
+	unsigned int i, cursor = c->cursor;
+	struct mpath_path *path;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->down & BIT(i))
+			lun->paths[i]->state = MPATH_PATH_FAILED;
+	path = mpath_ps_rr_next(lun->paths, c->nr, &cursor);
+	if (c->pick < 0)
+		KUNIT_EXPECT_NULL(test, path);
+	else
+		KUNIT_EXPECT_PTR_EQ(test, path, lun->paths[c->pick]);
+	KUNIT_EXPECT_EQ(test, cursor, c->after);
+	fake_free(lun);
+}
+
 /* least_cmd_load */
 
 struct lcl_case {
@@ -523,6 +570,7 @@ static void policy_suite_exit(struct kunit_suite *suite)
 static struct kunit_case mpath_shim_policy_cases[] = {
 	KUNIT_CASE_PARAM(rr_even_test, rr_gen_params),
 	KUNIT_CASE_PARAM(rr_stale_map_test, rr_gen_params),
+	KUNIT_CASE_PARAM(rr_cursor_test, rr_cursor_gen_params),
 	KUNIT_CASE_PARAM(lcl_min_test, lcl_gen_params),
 	KUNIT_CASE(lcl_tracks_load_test),
 	KUNIT_CASE_PARAM(clrr_local_test, clrr_gen_params),

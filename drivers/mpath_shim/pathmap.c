@@ -9,6 +9,7 @@
  * derives from it, so kfree_rcu() frees both.
  */
 
+#include <linux/indirect_call_wrapper.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -104,7 +105,9 @@ struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
 	struct mpath_path *path;
 
 	args.pcpu = get_cpu_ptr(sel->pcpu);
-	path = sel->policy->select(map, &args);
+	/* The default policy without a retpoline. */
+	path = INDIRECT_CALL_1(sel->policy->select, mpath_ps_rr_select,
+				map, &args);
 	put_cpu_ptr(sel->pcpu);
 	return path;
 }

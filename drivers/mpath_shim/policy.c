@@ -104,11 +104,16 @@ struct mpath_path *mpath_ps_rr_next(struct mpath_path * const *paths,
 {
 	unsigned int i, c = *cursor;
 
+	/* One division when the map changed size, none per I/O. */
+	if (unlikely(c >= nr))
+		c %= nr ?: 1;
 	for (i = 0; i < nr; i++) {
-		struct mpath_path *path = paths[(c + i) % nr];
+		struct mpath_path *path = paths[c];
 
+		if (++c == nr)
+			c = 0;
 		if (mpath_path_usable(path)) {
-			*cursor = c + i + 1;
+			*cursor = c;
 			return path;
 		}
 	}

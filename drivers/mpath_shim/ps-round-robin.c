@@ -6,8 +6,9 @@
 
 #include <mpath_shim/mpath_shim.h>
 
-static struct mpath_path *rr_select(const struct mpath_path_map *map,
-				    struct mpath_ps_args *args)
+/* Not static: the core calls it directly (INDIRECT_CALL_1). */
+struct mpath_path *mpath_ps_rr_select(const struct mpath_path_map *map,
+				      struct mpath_ps_args *args)
 {
 	return mpath_ps_rr_next(map->paths, map->nr, args->pcpu);
 }
@@ -15,5 +16,5 @@ static struct mpath_path *rr_select(const struct mpath_path_map *map,
 struct mpath_policy mpath_ps_round_robin = {
 	.name		= "round_robin",
 	.pcpu_size	= sizeof(unsigned int),
-	.select		= rr_select,
+	.select		= mpath_ps_rr_select,
 };

@@ -76,6 +76,10 @@ void mpath_policies_exit(void);
 struct mpath_path *mpath_ps_rr_next(struct mpath_path * const *paths,
 				    unsigned int nr, unsigned int *cursor);
 
+/* round_robin's select(), called directly by the core (the default) */
+struct mpath_path *mpath_ps_rr_select(const struct mpath_path_map *map,
+				      struct mpath_ps_args *args);
+
 /* The built-in policies (ps-*.c) */
 extern struct mpath_policy mpath_ps_round_robin;
 extern struct mpath_policy mpath_ps_least_cmd_load;
