@@ -232,24 +232,33 @@ module_param_cb(bindings, &mpath_bindings_ops, NULL, 0200);
 MODULE_PARM_DESC(bindings,
 		 "Names kept across loads: WWID=mpathN[:ALIAS][,...], WWID's blanks and ,=\\ as \\xHH; written by mpathadm from /etc/mpath_shim/bindings (default empty)");
 
-bool mpath_stats_enabled = true;
+/*
+ * The counters' switch is a static key: with stats off the I/O path runs no
+ * counter code at all (a patched jump, not a load and a test per I/O).
+ */
+DEFINE_STATIC_KEY_TRUE(mpath_stats_key);
 /* Strict: "1", "Y", "0" or "N" (kstrtobool would take "1x"). */
 static int mpath_stats_set(const char *val, const struct kernel_param *kp)
 {
 	if (sysfs_streq(val, "1") || sysfs_streq(val, "Y"))
-		WRITE_ONCE(mpath_stats_enabled, true);
+		static_branch_enable(&mpath_stats_key);
 	else if (sysfs_streq(val, "0") || sysfs_streq(val, "N"))
-		WRITE_ONCE(mpath_stats_enabled, false);
+		static_branch_disable(&mpath_stats_key);
 	else
 		return -EINVAL;
 	return 0;
 }
 
+static int mpath_stats_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%c\n", mpath_stats_on() ? 'Y' : 'N');
+}
+
 static const struct kernel_param_ops mpath_stats_ops = {
 	.set	= mpath_stats_set,
-	.get	= param_get_bool,
+	.get	= mpath_stats_get,
 };
-module_param_cb(stats, &mpath_stats_ops, &mpath_stats_enabled, 0644);
+module_param_cb(stats, &mpath_stats_ops, NULL, 0644);
 MODULE_PARM_DESC(stats, "Keep per-lunpath and per-LUN I/O counters (default Y)");
 
 unsigned int mpath_flap_threshold = 5;

@@ -64,7 +64,7 @@ static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 	if (status) {
 		orig->bi_status = status;
 		/* An error the caller sees (AGAIN is "send it again"). */
-		if (mpath_stats_enabled && status != BLK_STS_AGAIN)
+		if (mpath_stats_on() && status != BLK_STS_AGAIN)
 			this_cpu_inc(lun->stats->errors);
 	}
 	bio_end_io_acct(orig, io->start);
@@ -78,17 +78,24 @@ void mpath_kick_requeue(struct mpath_lun *lun)
 }
 
 /*
- * Host queue.  hq_len counts the I/Os in the list and the one the requeue
- * work has taken out to send: it drops only once that I/O has left for
- * good, so a completion freeing a tag meanwhile still sees a waiter and
- * kicks the work again (no lost wakeup).
+ * Host queue.  hq_len is the length of the list, changed only under
+ * requeue_lock together with the list.  An I/O leaves the list only once it
+ * holds a path tag (or fails), in the same critical section, so a completion
+ * that frees a tag after the requeue work found none sees a waiter and
+ * kicks the work again (no lost wakeup).  Only the first waiter kicks: the
+ * ones behind it wait for what the head waits for (a tag: a completion
+ * kicks; a path: publishing a map kicks; the no-path timeout kicks).
  */
 
-/* Put @io at the tail of the host queue. */
-static void mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io)
+/* Most I/Os the requeue work takes out of the host queue per lock hold. */
+#define MPATH_HQ_BATCH	16
+
+/* Put @io at the tail of the host queue; true if it is the only waiter. */
+static bool mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io)
 {
 	u64 now = ktime_get_ns();
 	unsigned long flags;
+	bool first;
 
 	spin_lock_irqsave(&lun->requeue_lock, flags);
 	bio_list_add(&lun->requeue_list, &io->clone);
@@ -96,55 +103,26 @@ static void mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io)
 		io->queued_ns = now;
 		lun->hq_waits++;
 	}
+	first = !lun->hq_len;
 	WRITE_ONCE(lun->hq_len, lun->hq_len + 1);
 	mpath_qlen_change(&lun->hq, now, 1);
 	spin_unlock_irqrestore(&lun->requeue_lock, flags);
+	return first;
 }
 
-/* Take the head out to send it; it still counts in hq_len. */
-static struct mpath_io *mpath_hq_pop(struct mpath_lun *lun)
+/* The head of the host queue leaves it: count its wait.  Under the lock. */
+static struct mpath_io *mpath_hq_leave(struct mpath_lun *lun, u64 now)
 {
-	struct mpath_io *io = NULL;
-	struct bio *clone;
+	struct mpath_io *io = to_io(bio_list_pop(&lun->requeue_list));
 
-	spin_lock_irq(&lun->requeue_lock);
-	clone = bio_list_pop(&lun->requeue_list);
-	if (clone) {
-		io = to_io(clone);
-		mpath_qlen_change(&lun->hq, ktime_get_ns(), -1);
-	}
-	spin_unlock_irq(&lun->requeue_lock);
-	return io;
-}
+	lockdep_assert_held(&lun->requeue_lock);
 
-/* The I/O taken out could not be sent: back to the head. */
-static void mpath_hq_putback(struct mpath_lun *lun, struct mpath_io *io)
-{
-	spin_lock_irq(&lun->requeue_lock);
-	bio_list_add_head(&lun->requeue_list, &io->clone);
-	mpath_qlen_change(&lun->hq, ktime_get_ns(), 1);
-	spin_unlock_irq(&lun->requeue_lock);
-}
-
-/* The I/O taken out has left (sent or failed). */
-static void mpath_hq_release(struct mpath_lun *lun)
-{
-	spin_lock_irq(&lun->requeue_lock);
-	WRITE_ONCE(lun->hq_len, lun->hq_len - 1);
-	spin_unlock_irq(&lun->requeue_lock);
-}
-
-/* @io leaves the host queue for a path: count its wait. */
-static void mpath_hq_waited(struct mpath_lun *lun, struct mpath_io *io)
-{
-	u64 now = ktime_get_ns();
-
-	if (!io->queued_ns)
-		return;
-	spin_lock_irq(&lun->requeue_lock);
-	lun->hq_wait_ns += now - io->queued_ns;
-	spin_unlock_irq(&lun->requeue_lock);
+	if (io->queued_ns && now > io->queued_ns)
+		lun->hq_wait_ns += now - io->queued_ns;
 	io->queued_ns = 0;
+	WRITE_ONCE(lun->hq_len, lun->hq_len - 1);
+	mpath_qlen_change(&lun->hq, now, -1);
+	return io;
 }
 
 /* Take a tag of @path; count the I/O in flight on it. */
@@ -159,7 +137,7 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 	/* 0: a busy period begun with stats off is not counted. */
 	if (active == 1)
 		WRITE_ONCE(path->busy_since,
-			   mpath_stats_enabled ? ktime_get_ns() : 0);
+			   mpath_stats_on() ? ktime_get_ns() : 0);
 	if (unlikely(active > READ_ONCE(path->max_outstanding)))
 		WRITE_ONCE(path->max_outstanding, active);
 	return true;
@@ -271,7 +249,7 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 	io->path = path;
 	io->spent = true;
 	/* The clock is read only for counters and load tracking. */
-	io->sent_ns = mpath_stats_enabled || io->counted ? ktime_get_ns() : 0;
+	io->sent_ns = mpath_stats_on() || io->counted ? ktime_get_ns() : 0;
 	clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
 	clone->bi_end_io = mpath_clone_end_io;
 	WRITE_ONCE(path->sent_at[io->tag], jiffies ?: 1);
@@ -287,10 +265,8 @@ static enum mpath_send mpath_try_send(struct mpath_lun *lun,
 	struct mpath_path *path;
 	enum mpath_send ret = mpath_get_path(lun, io, &path);
 
-	if (ret == MPATH_SENT) {
-		mpath_hq_waited(lun, io);
+	if (ret == MPATH_SENT)
 		mpath_send(lun, io, path);
-	}
 	return ret;
 }
 
@@ -313,9 +289,9 @@ static void mpath_dispatch(struct mpath_lun *lun, struct mpath_io *io)
 		mpath_io_end(io, BLK_STS_AGAIN);
 		return;
 	}
-	mpath_hq_add(lun, io);
-	/* A tag or a path may have come free since we looked. */
-	mpath_kick_requeue(lun);
+	/* The first waiter: a tag or a path may have come free since we looked. */
+	if (mpath_hq_add(lun, io))
+		mpath_kick_requeue(lun);
 }
 
 static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
@@ -324,7 +300,7 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 	int rw = op_is_write(bio_op(io->orig));
 	u64 ns = now - io->sent_ns;
 
-	if (!mpath_stats_enabled || !io->sent_ns || status == BLK_STS_AGAIN)
+	if (!mpath_stats_on() || !io->sent_ns || status == BLK_STS_AGAIN)
 		return;
 	this_cpu_add(path->stats->service_ns, ns);
 	this_cpu_add(lun->stats->service_ns, ns);
@@ -386,7 +362,7 @@ static void mpath_clone_end_io(struct bio *clone)
 	if (path_error && !mpath_io_tries_exhausted(lun, io)) {
 		/* Queue it while our path reference keeps the LUN alive. */
 		mpath_path_report_error(path);
-		if (mpath_stats_enabled) {
+		if (mpath_stats_on()) {
 			this_cpu_inc(path->stats->failovers);
 			this_cpu_inc(lun->stats->failovers);
 		}
@@ -441,42 +417,79 @@ void mpath_submit_bio(struct bio *bio)
 	mpath_dispatch(lun, io);
 }
 
+/*
+ * Take out of the host queue, from its head, the I/Os that can leave now:
+ * those that got a path and a tag (@send, io->path set) and those that
+ * have no path to wait for any more (@fail).  One lock hold and one clock
+ * read for up to MPATH_HQ_BATCH I/Os; returns how many were taken.
+ */
+static unsigned int mpath_hq_take(struct mpath_lun *lun, struct bio_list *send,
+				  struct bio_list *fail)
+{
+	struct mpath_path *path;
+	enum mpath_send ret;
+	unsigned int n = 0;
+	struct bio *clone;
+	u64 now;
+
+	spin_lock_irq(&lun->requeue_lock);
+	now = ktime_get_ns();
+	while (n < MPATH_HQ_BATCH &&
+	       (clone = bio_list_peek(&lun->requeue_list))) {
+		ret = mpath_get_path(lun, to_io(clone), &path);
+		if (ret == MPATH_SENT) {
+			mpath_hq_leave(lun, now)->path = path;
+			bio_list_add(send, clone);
+		} else if (ret == MPATH_NO_PATH && mpath_lun_no_path_fails(lun)) {
+			mpath_hq_leave(lun, now);
+			bio_list_add(fail, clone);
+		} else {
+			/* Still waiting; whatever it waits for kicks us. */
+			break;
+		}
+		n++;
+	}
+	spin_unlock_irq(&lun->requeue_lock);
+	return n;
+}
+
 /* Send from the head of the host queue while tags and paths allow. */
 void mpath_requeue_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(work, struct mpath_lun,
 					     requeue_work);
-	enum mpath_send ret;
+	struct bio_list send, fail;
 	struct mpath_io *io;
+	struct bio *clone;
+	unsigned int n;
 
-	while ((io = mpath_hq_pop(lun))) {
-		ret = mpath_try_send(lun, io);
-		if (ret == MPATH_SENT) {
-			mpath_hq_release(lun);
-			continue;
+	do {
+		bio_list_init(&send);
+		bio_list_init(&fail);
+		n = mpath_hq_take(lun, &send, &fail);
+		while ((clone = bio_list_pop(&send))) {
+			io = to_io(clone);
+			mpath_send(lun, io, io->path);
 		}
-		if (ret == MPATH_NO_PATH && mpath_lun_no_path_fails(lun)) {
-			mpath_hq_waited(lun, io);
-			mpath_io_end(io, BLK_STS_IOERR);
-			mpath_hq_release(lun);
-			continue;
-		}
-		/* Still waiting: back to the head; a completion kicks us. */
-		mpath_hq_putback(lun, io);
-		break;
-	}
+		while ((clone = bio_list_pop(&fail)))
+			mpath_io_end(to_io(clone), BLK_STS_IOERR);
+	} while (n == MPATH_HQ_BATCH);
 }
 
 /* End every I/O in the host queue with an error. */
 void mpath_fail_queued(struct mpath_lun *lun)
 {
-	struct mpath_io *io;
+	struct bio_list fail = BIO_EMPTY_LIST;
+	struct bio *clone;
+	u64 now;
 
-	while ((io = mpath_hq_pop(lun))) {
-		mpath_hq_waited(lun, io);
-		mpath_io_end(io, BLK_STS_IOERR);
-		mpath_hq_release(lun);
-	}
+	spin_lock_irq(&lun->requeue_lock);
+	now = ktime_get_ns();
+	while (!bio_list_empty(&lun->requeue_list))
+		bio_list_add(&fail, &mpath_hq_leave(lun, now)->clone);
+	spin_unlock_irq(&lun->requeue_lock);
+	while ((clone = bio_list_pop(&fail)))
+		mpath_io_end(to_io(clone), BLK_STS_IOERR);
 }
 
 /* The LUN has had no usable path for no_path_timeout seconds. */

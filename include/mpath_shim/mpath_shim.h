@@ -9,6 +9,7 @@
 #define _MPATH_SHIM_H
 
 #include <linux/bio.h>
+#include <linux/jump_label.h>
 #include <linux/completion.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
@@ -53,11 +54,18 @@ extern int mpath_no_path_timeout;
 extern unsigned int mpath_path_probe_interval;
 extern char *mpath_default_policy;
 extern unsigned int mpath_max_q_depth;
-extern bool mpath_stats_enabled;
 extern unsigned int mpath_flap_threshold;
 extern unsigned int mpath_flap_window;
 extern unsigned int mpath_flap_holdoff;
 extern unsigned int mpath_io_timeout;
+
+/* The stats parameter: are the I/O counters kept?  (core.c) */
+DECLARE_STATIC_KEY_TRUE(mpath_stats_key);
+
+static inline bool mpath_stats_on(void)
+{
+	return static_branch_likely(&mpath_stats_key);
+}
 
 /* Path errors one I/O may have per lunpath of its LUN before it fails. */
 #define MPATH_IO_TRIES_PER_PATH	2
@@ -398,20 +406,24 @@ struct mpath_path {
 	int			locality;
 	bool			locality_set;
 	unsigned int		weight;
-	atomic_t		nr_active;
+
+	/* Written per I/O by every CPU: a cache line apart from the rest. */
+	atomic_t		nr_active ____cacheline_aligned_in_smp;
+	unsigned int		max_outstanding;
 	atomic64_t		active_bytes;
 	u64			cost;
+	u64			busy_since;
 
-	struct sbitmap_queue	tags;
-	unsigned int		max_q_depth;
+	/* Its own lines: every tag allocation reads the header. */
+	struct sbitmap_queue	tags ____cacheline_aligned_in_smp;
+
+	unsigned int		max_q_depth ____cacheline_aligned_in_smp;
 	unsigned int		depth;
 	unsigned int		depth_cap;
 	unsigned int		device_depth;
 	enum mpath_qd_source	depth_source;
 	char			vendor[9];
 	char			model[17];
-	unsigned int		max_outstanding;
-	u64			busy_since;
 	unsigned long		flap_start;
 	unsigned int		flaps;
 	unsigned long		held_until;
