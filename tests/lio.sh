@@ -127,6 +127,23 @@ loop_add_port() {
 	ln -s $LIO/core/fileio_0/lu0 $W/lun/lun_0/lu0
 }
 
+# loop_tpg NAME ID: a target port group of lu0 (ALUA)
+loop_tpg() {
+	mkdir -p $LIO/core/fileio_0/lu0/alua/$1
+	echo "$2" > $LIO/core/fileio_0/lu0/alua/$1/tg_pt_gp_id
+}
+
+# loop_port_tpg N NAME: port N joins target port group NAME
+loop_port_tpg() { echo "$2" > $LOOP/naa.50014050000000a$1/tpgt_1/lun/lun_0/alua_tg_pt_gp; }
+
+# loop_alua NAME STATE: the group's asymmetric access state (0 active/
+# optimized, 1 active/non-optimized, 2 standby, 3 unavailable, 15
+# transitioning), an implicit transition
+loop_alua() { echo "$2" > $LIO/core/fileio_0/lu0/alua/$1/alua_access_state; }
+
+# loop_port_online N online|offline: port N's transport
+loop_port_online() { echo "$2" > $LOOP/naa.50014050000000a$1/tpgt_1/transport_status; }
+
 # loop_hctl N: H:C:T:L of the disk behind port N
 loop_hctl() { echo "$(cat $LOOP/naa.50014050000000a$1/tpgt_1/address):0"; }
 
@@ -138,6 +155,9 @@ loop_teardown() {
 		rmdir $W/lun/lun_0 $W "${W%/tpgt_1}" 2>/dev/null
 	done
 	rmdir $LOOP 2>/dev/null
+	for W in $LIO/core/fileio_0/lu0/alua/*; do
+		[ "${W##*/}" = default_tg_pt_gp ] || rmdir "$W" 2>/dev/null
+	done
 	rmdir $LIO/core/fileio_0/lu0 $LIO/core/fileio_0 2>/dev/null
 	settle
 	modprobe -r tcm_loop target_core_file 2>/dev/null

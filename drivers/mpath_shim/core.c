@@ -317,6 +317,11 @@ module_param_cb(io_timeout, &mpath_io_timeout_ops, &mpath_io_timeout, 0644);
 MODULE_PARM_DESC(io_timeout,
 		 "Seconds an I/O may stay on a lunpath before the path is failed and its SCSI command aborted, 1..3600, unless the lunpath has its own; 0 keeps each device's own command timeout (default 0)");
 
+bool mpath_alua = true;
+module_param_named(alua, mpath_alua, bool, 0444);
+MODULE_PARM_DESC(alua,
+		 "Follow the asymmetric access states (ALUA) of LUNs that report target port groups: I/O only to the best group present; N takes every lunpath as active/optimized (default Y)");
+
 /* Ordered: attaching paths, adding disks and removing LUNs never overlap. */
 struct workqueue_struct *mpath_wq;
 /*

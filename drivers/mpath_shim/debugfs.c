@@ -5,12 +5,14 @@
  *   paths       per lunpath: state, in flight, tag depth, cost
  *   selector    the policy and each CPU's state
  *   host_queue  length, longest, waits
+ *   rtpg        the last REPORT TARGET PORT GROUPS answer, decoded and raw
  * Root only.  No kernel address is printed.
  */
 
 #include <linux/debugfs.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 
 #include <mpath_shim/mpath_shim.h>
 
@@ -48,10 +50,11 @@ static int paths_show(struct seq_file *m, void *v)
 	struct mpath_path *path;
 
 	mutex_lock(&mpath_shim.lock);
-	seq_puts(m, "# hctl state inflight depth active_bytes cost_ns_per_kib\n");
+	seq_puts(m, "# hctl state access inflight depth active_bytes cost_ns_per_kib\n");
 	list_for_each_entry(path, &lun->paths, lun_node)
-		seq_printf(m, "%s %s %d %u %lld %llu\n", path->hctl,
+		seq_printf(m, "%s %s %s %d %u %lld %llu\n", path->hctl,
 			   mpath_path_state_name(READ_ONCE(path->state)),
+			   mpath_alua_state_name(path->access_state),
 			   atomic_read(&path->nr_active), path->depth,
 			   (long long)atomic64_read(&path->active_bytes),
 			   READ_ONCE(path->cost));
@@ -92,6 +95,42 @@ static int host_queue_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(host_queue);
 
+static int rtpg_show(struct seq_file *m, void *v)
+{
+	struct mpath_lun *lun = m->private;
+	const struct mpath_tpg *tpg;
+	struct mpath_rtpg *rtpg;
+	unsigned int i;
+
+	rtpg = kmalloc(sizeof(*rtpg), GFP_KERNEL);
+	if (!rtpg)
+		return -ENOMEM;
+	mutex_lock(&lun->alua_lock);
+	if (!lun->rtpg_at) {
+		seq_puts(m, "none sent (no ALUA, alua=N, or scsi_dh_alua owns RTPG)\n");
+		goto out;
+	}
+	seq_printf(m, "through %s, %u ms ago, result %d\n", lun->rtpg_hctl,
+		   jiffies_to_msecs(jiffies - lun->rtpg_at), lun->rtpg_ret);
+	if (!lun->rtpg_len || mpath_rtpg_parse(lun->rtpg, lun->rtpg_len, rtpg) < 0)
+		goto out;
+	seq_printf(m, "extended header %s, transition time %u s\n",
+		   rtpg->ext ? "yes" : "no", rtpg->trans_secs);
+	seq_puts(m, "# tpg state pref supported status ports\n");
+	for (i = 0; i < rtpg->nr; i++) {
+		tpg = &rtpg->tpg[i];
+		seq_printf(m, "%u %s %d 0x%02x %u %u\n", tpg->id,
+			   mpath_alua_state_name(tpg->state), tpg->pref,
+			   tpg->supported, tpg->status, tpg->nr_ports);
+	}
+	seq_printf(m, "raw %*ph\n", min_t(int, lun->rtpg_len, 64), lun->rtpg);
+out:
+	mutex_unlock(&lun->alua_lock);
+	kfree(rtpg);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rtpg);
+
 void mpath_debugfs_lun_add(struct mpath_lun *lun)
 {
 	char name[16];
@@ -105,6 +144,7 @@ void mpath_debugfs_lun_add(struct mpath_lun *lun)
 	debugfs_create_file("selector", 0400, lun->debugfs, lun, &selector_fops);
 	debugfs_create_file("host_queue", 0400, lun->debugfs, lun,
 			    &host_queue_fops);
+	debugfs_create_file("rtpg", 0400, lun->debugfs, lun, &rtpg_fops);
 }
 
 void mpath_debugfs_lun_remove(struct mpath_lun *lun)

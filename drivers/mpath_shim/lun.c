@@ -21,6 +21,7 @@ static void mpath_lun_init(struct mpath_lun *lun)
 	INIT_LIST_HEAD(&lun->paths);
 	mutex_init(&lun->limits_lock);
 	mutex_init(&lun->pr_lock);
+	mutex_init(&lun->alua_lock);
 	spin_lock_init(&lun->requeue_lock);
 	bio_list_init(&lun->requeue_list);
 	INIT_WORK(&lun->requeue_work, mpath_requeue_work);
@@ -221,10 +222,17 @@ ssize_t mpath_show_qd_rules(char *buf)
 	return len;
 }
 
+/* The ALUA rank of @path: 0 optimized, 1 non-optimized, -1 no I/O. */
+static int mpath_path_rank(const struct mpath_path *path)
+{
+	return mpath_path_alua(path) ? mpath_alua_rank(path->access_state) : 0;
+}
+
 /*
- * Build the map of @lun's usable lunpaths for its policy and publish it.  A
- * LUN that gains a path dispatches its held I/O; one that loses its last
- * path starts the no-path timer.
+ * Build the map of @lun's usable lunpaths for its policy and publish it:
+ * those of the best ALUA rank present (optimized, else non-optimized; all,
+ * without ALUA).  A LUN that gains a path dispatches its held I/O; one that
+ * loses its last path starts the no-path timer.
  */
 void mpath_lun_publish_map(struct mpath_lun *lun)
 {
@@ -232,16 +240,23 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	struct mpath_selector *sel;
 	struct mpath_path **paths, *path;
 	unsigned int nr = 0;
-	int timeout;
+	int timeout, best = INT_MAX, rank;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
 	/* A few pointers: never worth failing a state change for. */
 	paths = kmalloc_array(lun->nr_paths, sizeof(*paths),
 			      GFP_KERNEL | __GFP_NOFAIL);
-	list_for_each_entry(path, &lun->paths, lun_node)
-		if (mpath_path_usable(path))
-			paths[nr++] = path;
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		rank = mpath_path_rank(path);
+		if (!mpath_path_usable(path) || rank < 0 || rank > best)
+			continue;
+		if (rank < best) {
+			best = rank;
+			nr = 0;
+		}
+		paths[nr++] = path;
+	}
 	sel = rcu_dereference_protected(lun->sel,
 					lockdep_is_held(&mpath_shim.lock));
 	map = mpath_path_map_build(paths, nr, lun->preferred, sel->policy,

@@ -60,8 +60,10 @@ bool mpath_path_set_state(struct mpath_path *path, enum mpath_path_state new)
 
 	if (!mpath_path_state_next(old, new))
 		return false;
-	if (new == MPATH_PATH_ACTIVE)
+	if (new == MPATH_PATH_ACTIVE) {
 		clear_bit(MPATH_PATH_IO_ERR, &path->flags);
+		clear_bit(MPATH_PATH_ALUA_CHECK, &path->flags);
+	}
 	WRITE_ONCE(path->state, new);
 	if (path->bdev && mpath_path_state_holds_disk(old) &&
 	    !mpath_path_state_holds_disk(new))
@@ -161,6 +163,8 @@ static int mpath_path_verify(struct mpath_path *path)
 		goto out;
 	}
 	ret = mpath_vpd83_lu_id(page, len, id, MPATH_WWID_LEN);
+	if (ret >= 0 && !strcmp(id, path->lun->wwid))
+		mpath_path_set_port(path, page, len);
 	if (ret < 0 || strcmp(id, path->lun->wwid)) {
 		sdev_printk(KERN_ERR, path->sdev,
 			    "mpath_shim: reaches LU %s now, not %s (mpath%d): taken out of service\n",
@@ -208,7 +212,9 @@ void mpath_path_attach_work(struct work_struct *work)
 		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
-	/* Before any I/O can reach it: the LUN's limits allow for its disk. */
+	/* Before any I/O can reach it: its access state is known, */
+	mpath_alua_refresh(path);
+	/* and the LUN's limits allow for its disk. */
 	bdev = file_bdev(bdev_file);
 	mpath_disk_update_limits(lun, bdev);
 
@@ -327,6 +333,9 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	path->sdev = sdev;
 	path->state = MPATH_PATH_NEW;
 	path->weight = 1;
+	path->tpgs = scsi_device_tpgs(sdev);
+	path->tpg_id = MPATH_ALUA_NONE;
+	path->rel_port = MPATH_ALUA_NONE;
 	memcpy(path->vendor, sdev->vendor, 8);
 	memcpy(path->model, sdev->model, 16);
 	path->device_depth = sdev->queue_depth;
@@ -370,6 +379,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	}
 	path->lun = lun;
 	kobject_get(&lun->kobj);
+	WRITE_ONCE(lun->tpgs, lun->tpgs | path->tpgs);
 	path->locality = hba->numa_node;
 	mpath_path_apply_depth(path);
 
@@ -549,7 +559,26 @@ bool mpath_path_report_error(struct mpath_path *path)
 	return true;
 }
 
-/* Fail the active lunpaths of @lun that had an I/O error reported. */
+/* Fail @path, an active lunpath (held out if it flaps). */
+void mpath_path_fail(struct mpath_path *path)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	clear_bit(MPATH_PATH_IO_ERR, &path->flags);
+	if (path->state != MPATH_PATH_ACTIVE)
+		return;
+	sdev_printk(KERN_WARNING, path->sdev,
+		    "mpath_shim: lunpath of mpath%d failed\n", path->lun->name->index);
+	mpath_path_set_state(path, mpath_path_count_flap(path) ?
+			     MPATH_PATH_HELD : MPATH_PATH_FAILED);
+}
+
+/*
+ * Fail the active lunpaths of @lun that had an I/O error reported.  On an
+ * ALUA LU the path's probe decides first (access.c): its port may have
+ * gone to standby, which is no failure.  The error flag keeps it out of
+ * selection meanwhile.
+ */
 void mpath_lun_fail_paths(struct mpath_lun *lun)
 {
 	struct mpath_path *path;
@@ -557,13 +586,14 @@ void mpath_lun_fail_paths(struct mpath_lun *lun)
 	lockdep_assert_held(&mpath_shim.lock);
 
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (!test_and_clear_bit(MPATH_PATH_IO_ERR, &path->flags) ||
-		    path->state != MPATH_PATH_ACTIVE)
+		if (!test_bit(MPATH_PATH_IO_ERR, &path->flags))
 			continue;
-		sdev_printk(KERN_WARNING, path->sdev,
-			    "mpath_shim: lunpath of mpath%d failed\n", lun->name->index);
-		mpath_path_set_state(path, mpath_path_count_flap(path) ?
-				     MPATH_PATH_HELD : MPATH_PATH_FAILED);
+		if (path->state == MPATH_PATH_ACTIVE && mpath_path_alua(path)) {
+			if (!test_and_set_bit(MPATH_PATH_ALUA_CHECK, &path->flags))
+				queue_work(mpath_health_wq, &path->probe_work);
+			continue;
+		}
+		mpath_path_fail(path);
 	}
 }
 
@@ -627,28 +657,53 @@ void mpath_path_probe_work(struct work_struct *work)
 	struct mpath_lun *lun = path->lun;
 	enum mpath_path_state state;
 	struct scsi_sense_hdr sshdr;
-	bool ok, reinstate;
+	bool ok, reinstate, verdict, access;
 	int ret;
 
 	mutex_lock(&mpath_shim.lock);
 	state = path->state;
+	verdict = state == MPATH_PATH_ACTIVE &&
+		  test_bit(MPATH_PATH_ALUA_CHECK, &path->flags);
 	/* The ref keeps the disk open while we probe. */
 	ok = (state == MPATH_PATH_FAILED || state == MPATH_PATH_ACTIVE) &&
 	     percpu_ref_tryget_live(&path->ref);
 	mutex_unlock(&mpath_shim.lock);
 	if (!ok)
 		return;
-	/*
-	 * Retries: a UNIT ATTENTION (power on, ALUA or LUN inventory change)
-	 * is an answer, not a failure: ask again at once.
-	 */
-	if (state == MPATH_PATH_FAILED &&
-	    (mpath_path_hung(path) ||
-	     scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr))) {
+	if (verdict) {
+		/* An I/O error on an ALUA LU: its access state, or a failure? */
+		access = mpath_alua_verdict(path);
 		percpu_ref_put(&path->ref);
+		mutex_lock(&mpath_shim.lock);
+		clear_bit(MPATH_PATH_ALUA_CHECK, &path->flags);
+		if (access && test_and_clear_bit(MPATH_PATH_IO_ERR, &path->flags))
+			/* Out of the map by its access state, not failed. */
+			mpath_lun_publish_map(lun);
+		else if (!access && test_bit(MPATH_PATH_IO_ERR, &path->flags))
+			mpath_path_fail(path);
+		mutex_unlock(&mpath_shim.lock);
 		return;
 	}
+	/*
+	 * Retries: a UNIT ATTENTION (power on, ALUA or LUN inventory change)
+	 * is an answer, not a failure: ask again at once.  A port in standby,
+	 * unavailable or in transition answers too: its access state says
+	 * whether it may carry I/O.
+	 */
+	if (state == MPATH_PATH_FAILED) {
+		ret = mpath_path_hung(path) ? -EBUSY :
+		      scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr);
+		if (ret && !(ret > 0 && mpath_path_alua(path) &&
+			     mpath_alua_sense(&sshdr) >= MPATH_ALUA_SENSE_TRANSITIONING)) {
+			percpu_ref_put(&path->ref);
+			return;
+		}
+	}
 	ret = mpath_path_verify(path);
+	/* A failed path comes back only if its port answers RTPG too. */
+	if (!ret && mpath_alua_refresh(path) == -EIO &&
+	    state == MPATH_PATH_FAILED)
+		ret = -EIO;
 	reinstate = !ret && state == MPATH_PATH_FAILED;
 	if (reinstate) {
 		/* Held until it is active: see pr.c. */
@@ -683,6 +738,7 @@ void mpath_probe_work(struct work_struct *work)
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, probe_work);
 	struct mpath_path *path;
+	bool fast;
 
 	mutex_lock(&mpath_shim.lock);
 	if (lun->state == MPATH_LUN_DYING) {
@@ -707,10 +763,13 @@ void mpath_probe_work(struct work_struct *work)
 			break;
 		}
 	}
+
+	/* A port group in transition is asked again every second. */
+	fast = mpath_lun_transitioning(lun);
 	mutex_unlock(&mpath_shim.lock);
 
 	mpath_disk_follow_capacity(lun);
 	mpath_disk_update_limits(lun, NULL);
 	queue_delayed_work(mpath_health_wq, &lun->probe_work,
-			   max(1U, READ_ONCE(mpath_path_probe_interval)) * HZ);
+			   fast ? HZ : max(1U, READ_ONCE(mpath_path_probe_interval)) * HZ);
 }

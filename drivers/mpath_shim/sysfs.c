@@ -337,7 +337,37 @@ static ssize_t lun_alias_store(struct kobject *kobj,
 static struct kobj_attribute lun_alias_attr =
 	__ATTR(alias, 0644, lun_alias_show, lun_alias_store);
 
+static ssize_t alua_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	unsigned int tpgs = READ_ONCE(to_lun(kobj)->tpgs);
+
+	if (tpgs && !READ_ONCE(mpath_alua))
+		return sysfs_emit(buf, "ignored\n");
+	return sysfs_emit(buf, "%s\n", mpath_alua_mode_name(tpgs));
+}
+static struct kobj_attribute lun_alua_attr = __ATTR_RO(alua);
+
+static ssize_t alua_changes_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(to_lun(kobj)->alua_changes));
+}
+static struct kobj_attribute lun_alua_changes_attr = __ATTR_RO(alua_changes);
+
+static ssize_t alua_transitions_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  READ_ONCE(to_lun(kobj)->alua_transitions));
+}
+static struct kobj_attribute lun_alua_transitions_attr =
+	__ATTR_RO(alua_transitions);
+
 static struct attribute *mpath_lun_attrs[] = {
+	&lun_alua_attr.attr,
+	&lun_alua_changes_attr.attr,
+	&lun_alua_transitions_attr.attr,
 	&lun_alias_attr.attr,
 	&lun_reset_stats_attr.attr,
 	&lun_wwid_attr.attr,
@@ -365,6 +395,7 @@ static void mpath_lun_release(struct kobject *kobj)
 	mpath_selector_free(rcu_dereference_protected(lun->sel, 1));
 	free_percpu(lun->stats);
 	free_percpu(lun->lat);
+	kfree(lun->rtpg);
 	kfree(lun);
 }
 
@@ -629,7 +660,51 @@ static ssize_t pr_joins_show(struct kobject *kobj,
 }
 static struct kobj_attribute path_pr_joins_attr = __ATTR_RO(pr_joins);
 
+static ssize_t access_state_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	u8 state = READ_ONCE(to_path(kobj)->access_state);
+
+	return sysfs_emit(buf, "%s%s\n", mpath_alua_state_name(state),
+			  state & SCSI_ACCESS_STATE_PREFERRED ? " preferred" : "");
+}
+static struct kobj_attribute path_access_state_attr = __ATTR_RO(access_state);
+
+static ssize_t access_changes_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  READ_ONCE(to_path(kobj)->access_changes));
+}
+static struct kobj_attribute path_access_changes_attr =
+	__ATTR_RO(access_changes);
+
+static ssize_t mpath_emit_port_id(char *buf, int id)
+{
+	if (id == MPATH_ALUA_NONE)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%d\n", id);
+}
+
+static ssize_t tpg_id_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return mpath_emit_port_id(buf, READ_ONCE(to_path(kobj)->tpg_id));
+}
+static struct kobj_attribute path_tpg_id_attr = __ATTR_RO(tpg_id);
+
+static ssize_t rel_port_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return mpath_emit_port_id(buf, READ_ONCE(to_path(kobj)->rel_port));
+}
+static struct kobj_attribute path_rel_port_attr = __ATTR_RO(rel_port);
+
 static struct attribute *mpath_path_attrs[] = {
+	&path_access_state_attr.attr,
+	&path_access_changes_attr.attr,
+	&path_tpg_id_attr.attr,
+	&path_rel_port_attr.attr,
 	&path_io_timeout_attr.attr,
 	&path_io_timeouts_attr.attr,
 	&path_resv_conflicts_attr.attr,

@@ -21,6 +21,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include <mpath_shim/alua.h>
 #include <mpath_shim/compat.h>
 #include <mpath_shim/names.h>
 #include <mpath_shim/patherr.h>
@@ -58,6 +59,7 @@ extern unsigned int mpath_flap_threshold;
 extern unsigned int mpath_flap_window;
 extern unsigned int mpath_flap_holdoff;
 extern unsigned int mpath_io_timeout;
+extern bool mpath_alua;
 
 /* The stats parameter: are the I/O counters kept?  (core.c) */
 DECLARE_STATIC_KEY_TRUE(mpath_stats_key);
@@ -104,6 +106,7 @@ enum mpath_path_state {
 enum {
 	MPATH_PATH_IO_ERR,	/* an I/O failed on it; map_work fails it */
 	MPATH_PATH_CLAIM_WARNED, /* "cannot claim the disk" said once */
+	MPATH_PATH_ALUA_CHECK,	/* its probe decides: access state or failure */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -268,6 +271,21 @@ enum mpath_lun_state {
  *		under @pr_lock, read locklessly by sysfs
  * @max_q_depth: depth for this LUN's lunpaths, 0 for none; under
  *		mpath_shim.lock
+ * @rtpg_seq:	REPORT TARGET PORT GROUPS sent for this LUN; under
+ *		mpath_shim.lock
+ * @rtpg_applied: the newest of them whose answer was applied (an older
+ *		answer that arrives later is not); under mpath_shim.lock
+ * @tpgs:	TPGS of its lunpaths' INQUIRY, or-ed; under mpath_shim.lock,
+ *		read locklessly
+ * @alua_changes: access state changes of its lunpaths; under mpath_shim.lock
+ * @alua_transitions: of them, moves into transitioning
+ * @alua_lock:	protects @rtpg, @rtpg_len, @rtpg_ret, @rtpg_at, @rtpg_hctl
+ * @rtpg:	the last RTPG answer as read (MPATH_RTPG_LEN bytes), for
+ *		debugfs; NULL until the first
+ * @rtpg_len:	its bytes
+ * @rtpg_ret:	what the command returned (0, a SCSI result, -errno)
+ * @rtpg_at:	jiffies it was read
+ * @rtpg_hctl:	the lunpath it was read through
  * @stats:	the LUN's counters, per CPU
  * @lat:	its latency histograms, per CPU
  * @debugfs:	its debugfs directory
@@ -316,6 +334,17 @@ struct mpath_lun {
 	struct mutex		pr_lock;
 	u64			pr_key;		/* under pr_lock */
 	unsigned int		max_q_depth;
+	u8			tpgs;		/* under mpath_shim.lock */
+	u64			rtpg_seq;	/* under mpath_shim.lock */
+	u64			rtpg_applied;	/* under mpath_shim.lock */
+	unsigned long		alua_changes;	/* under mpath_shim.lock */
+	unsigned long		alua_transitions; /* under mpath_shim.lock */
+	struct mutex		alua_lock;
+	u8			*rtpg;		/* under alua_lock */
+	unsigned int		rtpg_len;	/* under alua_lock */
+	int			rtpg_ret;	/* under alua_lock */
+	unsigned long		rtpg_at;	/* under alua_lock */
+	char			rtpg_hctl[MPATH_HCTL_LEN]; /* under alua_lock */
 	struct mpath_stats __percpu *stats;
 	struct mpath_lat __percpu *lat;
 	struct dentry		*debugfs;
@@ -379,6 +408,15 @@ struct mpath_lun {
  * @resv_conflicts: I/Os that ended with RESERVATION CONFLICT on it
  * @pr_joins:	times the LUN's reservation key was registered on it as it
  *		joined (pr.c)
+ * @tpgs:	the TPGS field of its INQUIRY: 1 implicit, 2 explicit ALUA
+ * @access_state: asymmetric access state of its target port group,
+ *		SCSI_ACCESS_STATE_* with the PREFERRED bit; active/optimized
+ *		when the LU has no ALUA; under mpath_shim.lock (access.c),
+ *		read locklessly
+ * @tpg_id:	its target port group, MPATH_ALUA_NONE if unknown
+ * @rel_port:	its relative target port, MPATH_ALUA_NONE if unknown (both
+ *		from VPD page 0x83, written by the attach and probe works)
+ * @access_changes: changes of @access_state; under mpath_shim.lock
  * @stats:	the lunpath's counters, per CPU
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  * @probe_work:	TEST UNIT READY on a failed lunpath, one per path so that
@@ -433,6 +471,11 @@ struct mpath_path {
 	unsigned long		io_timeouts;
 	atomic_long_t		resv_conflicts;
 	atomic_long_t		pr_joins;
+	u8			tpgs;
+	u8			access_state;	/* under mpath_shim.lock */
+	int			tpg_id;
+	int			rel_port;
+	unsigned long		access_changes;	/* under mpath_shim.lock */
 	struct mpath_stats __percpu *stats;
 };
 
@@ -516,6 +559,13 @@ static inline bool mpath_lun_no_path_fails(const struct mpath_lun *lun)
 	return READ_ONCE(lun->state) >= MPATH_LUN_EXPIRED ||
 	       !READ_ONCE(lun->no_path_timeout);
 }
+
+/* access.c: asymmetric access states of lunpaths */
+bool mpath_path_alua(const struct mpath_path *path);
+void mpath_path_set_port(struct mpath_path *path, const u8 *page, size_t len);
+int mpath_alua_refresh(struct mpath_path *path);
+bool mpath_alua_verdict(struct mpath_path *path);
+bool mpath_lun_transitioning(struct mpath_lun *lun);
 
 /* discovery.c */
 int mpath_discovery_init(void);
@@ -614,6 +664,7 @@ void mpath_path_unbound(struct scsi_device *sdev);
 bool mpath_path_set_state(struct mpath_path *path,
 			  enum mpath_path_state new);
 bool mpath_path_report_error(struct mpath_path *path);
+void mpath_path_fail(struct mpath_path *path);
 void mpath_lun_fail_paths(struct mpath_lun *lun);
 unsigned int mpath_path_held_secs(const struct mpath_path *path);
 void mpath_path_attach_work(struct work_struct *work);

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Asymmetric access states of lunpaths: where they come from and what a
+ * change does.  The decoding is alua.c's (pure logic).
+ *
+ * Who owns REPORT TARGET PORT GROUPS: scsi_dh_alua, when it is attached to
+ * the lunpath's scsi_device, and the shim otherwise.  scsi_dh_alua's prep
+ * function fails I/O to a port it believes standby or unavailable, so the
+ * shim must not disagree with it: the access state of such a lunpath is
+ * sdev->access_state, which scsi_dh_alua keeps for every device of a port
+ * group from its own RTPGs (on UNIT ATTENTION 2A/06 and 29/xx, on a
+ * transition, on activation).  The shim's probe sends such a path TEST UNIT
+ * READY, which hands a pending UNIT ATTENTION to scsi_dh_alua's check_sense,
+ * and then reads the field; a sense that names the port's own state (NOT
+ * READY 04/0A-0C) is newer than the field and wins.  Without scsi_dh_alua
+ * the shim sends RTPG itself (with the extended header, without it if the
+ * target refuses that) through each lunpath at each probe, at attach, and
+ * when an I/O error may be a state change; one answer gives the state of
+ * every target port group, so it is applied to every lunpath of the LUN in
+ * a group it names.  Answers are numbered: one that was overtaken by a
+ * newer one is not applied.
+ *
+ * An I/O error on a lunpath of an ALUA LU does not fail it at once: the
+ * path stops being chosen (MPATH_PATH_IO_ERR) and its probe decides
+ * (mpath_alua_verdict()).  A port that answers that it is in standby,
+ * unavailable, offline or in transition keeps its lunpath ACTIVE, out of
+ * the path map by its access state (lun.c builds the map from the best
+ * rank present); anything else fails it as before.  So a standby port is
+ * never "failed" and never flaps.
+ *
+ * The module parameter alua=N ignores access states: every lunpath is
+ * taken as active/optimized (scsi_debug reports made-up states while it
+ * serves I/O on every port).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <scsi/scsi_common.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_dh.h>
+#include <scsi/scsi_eh.h>
+#include <scsi/scsi_proto.h>
+
+#include <mpath_shim/compat.h>
+#include <mpath_shim/mpath_shim.h>
+
+/* Does the shim follow @path's access state? */
+bool mpath_path_alua(const struct mpath_path *path)
+{
+	return READ_ONCE(mpath_alua) && path->tpgs;
+}
+
+/* Is scsi_dh_alua attached to @sdev?  Then it owns RTPG. */
+static bool mpath_dh_alua(struct scsi_device *sdev)
+{
+	return sdev->handler && !strcmp(sdev->handler->name, "alua");
+}
+
+/* @path's port group and relative port, from a VPD page 0x83 read afresh. */
+void mpath_path_set_port(struct mpath_path *path, const u8 *page, size_t len)
+{
+	int tpg, rel;
+
+	mpath_vpd83_port(page, len, &tpg, &rel);
+	WRITE_ONCE(path->tpg_id, tpg);
+	WRITE_ONCE(path->rel_port, rel);
+}
+
+/* Give @path the access state @state; true if its rank changed. */
+static bool mpath_path_set_access(struct mpath_path *path, u8 state)
+{
+	struct mpath_lun *lun = path->lun;
+	u8 old = path->access_state;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (state == old)
+		return false;
+	WRITE_ONCE(path->access_state, state);
+	path->access_changes++;
+	lun->alua_changes++;
+	if ((state & SCSI_ACCESS_STATE_MASK) == SCSI_ACCESS_STATE_TRANSITIONING &&
+	    (old & SCSI_ACCESS_STATE_MASK) != SCSI_ACCESS_STATE_TRANSITIONING)
+		lun->alua_transitions++;
+	if ((state ^ old) & SCSI_ACCESS_STATE_MASK)
+		sdev_printk(KERN_INFO, path->sdev,
+			    "mpath_shim: lunpath of mpath%d is %s (was %s)\n",
+			    lun->name->index, mpath_alua_state_name(state),
+			    mpath_alua_state_name(old));
+	return mpath_alua_rank(state) != mpath_alua_rank(old);
+}
+
+/* Does a lunpath of @lun wait for its port group's transition to end? */
+bool mpath_lun_transitioning(struct mpath_lun *lun)
+{
+	struct mpath_path *path;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if ((path->access_state & SCSI_ACCESS_STATE_MASK) ==
+		    SCSI_ACCESS_STATE_TRANSITIONING)
+			return true;
+	return false;
+}
+
+/* Did a command that returned @ret reach the port and get an answer? */
+static bool mpath_answered(int ret)
+{
+	if (ret == -ENOMEM)
+		return true;
+	return !mpath_pr_result_path_error(ret) && ret >= 0;
+}
+
+/* Keep the last RTPG answer of @lun for debugfs. */
+static void mpath_rtpg_keep(struct mpath_lun *lun, struct mpath_path *path,
+			    const u8 *buf, int ret)
+{
+	mutex_lock(&lun->alua_lock);
+	if (!lun->rtpg)
+		lun->rtpg = kmalloc(MPATH_RTPG_LEN, GFP_NOIO);
+	if (lun->rtpg) {
+		memcpy(lun->rtpg, buf, MPATH_RTPG_LEN);
+		lun->rtpg_len = ret ? 0 : min_t(u32, MPATH_RTPG_LEN,
+						mpath_rtpg_needed(buf, MPATH_RTPG_LEN));
+	}
+	lun->rtpg_ret = ret;
+	lun->rtpg_at = jiffies;
+	strscpy(lun->rtpg_hctl, path->hctl, sizeof(lun->rtpg_hctl));
+	mutex_unlock(&lun->alua_lock);
+}
+
+/* REPORT TARGET PORT GROUPS to @sdev; a UNIT ATTENTION is asked again. */
+static int mpath_rtpg_send(struct scsi_device *sdev, u8 *buf, bool ext,
+			   struct scsi_sense_hdr *sshdr)
+{
+	u8 cmd[12] = { MAINTENANCE_IN, MI_REPORT_TARGET_PGS };
+	const struct scsi_exec_args args = { .sshdr = sshdr };
+	int tries = 3, ret;
+
+	if (ext)
+		cmd[1] |= MI_EXT_HDR_PARAM_FMT;
+	put_unaligned_be32(MPATH_RTPG_LEN, &cmd[6]);
+	do {
+		memset(buf, 0, MPATH_RTPG_LEN);
+		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf,
+				       MPATH_RTPG_LEN, 10 * HZ, 1, &args);
+	} while (ret > 0 && scsi_sense_valid(sshdr) &&
+		 sshdr->sense_key == UNIT_ATTENTION && --tries);
+	return ret;
+}
+
+/*
+ * The shim owns RTPG for @path: ask, and apply the answer to every lunpath
+ * of the LUN.  0 if the port answered, -EIO if it did not.
+ */
+static int mpath_alua_rtpg(struct mpath_path *path)
+{
+	struct mpath_lun *lun = path->lun;
+	const struct mpath_tpg *tpg;
+	struct scsi_sense_hdr sshdr;
+	struct mpath_rtpg *rtpg;
+	bool republish = false;
+	struct mpath_path *p;
+	u8 *buf, state;
+	int ret;
+	u64 seq;
+
+	buf = kmalloc(MPATH_RTPG_LEN, GFP_NOIO);
+	rtpg = kmalloc(sizeof(*rtpg), GFP_NOIO);
+	if (!buf || !rtpg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	mutex_lock(&mpath_shim.lock);
+	seq = ++lun->rtpg_seq;
+	mutex_unlock(&mpath_shim.lock);
+
+	ret = mpath_rtpg_send(path->sdev, buf, true, &sshdr);
+	/* A target that does not know the extended header. */
+	if (ret > 0 && scsi_sense_valid(&sshdr) &&
+	    sshdr.sense_key == ILLEGAL_REQUEST)
+		ret = mpath_rtpg_send(path->sdev, buf, false, &sshdr);
+	mpath_rtpg_keep(lun, path, buf, ret);
+	if (ret) {
+		ret = mpath_answered(ret) ? 0 : -EIO;
+		goto out;
+	}
+	mpath_rtpg_parse(buf, MPATH_RTPG_LEN, rtpg);
+
+	mutex_lock(&mpath_shim.lock);
+	if (seq > lun->rtpg_applied) {
+		lun->rtpg_applied = seq;
+		list_for_each_entry(p, &lun->paths, lun_node) {
+			tpg = mpath_rtpg_find(rtpg, READ_ONCE(p->tpg_id));
+			if (!tpg || !mpath_path_alua(p) || mpath_dh_alua(p->sdev))
+				continue;
+			state = tpg->state;
+			if (tpg->pref)
+				state |= SCSI_ACCESS_STATE_PREFERRED;
+			republish |= mpath_path_set_access(p, state);
+		}
+		if (republish)
+			mpath_lun_publish_map(lun);
+	}
+	mutex_unlock(&mpath_shim.lock);
+out:
+	kfree(rtpg);
+	kfree(buf);
+	return ret;
+}
+
+/*
+ * scsi_dh_alua owns RTPG for @path: TEST UNIT READY hands it a pending
+ * UNIT ATTENTION, then its view (or the port's own word) is taken.
+ * 0 if the port answered, -EIO if it did not.
+ */
+static int mpath_alua_dh(struct mpath_path *path)
+{
+	struct scsi_sense_hdr sshdr;
+	enum mpath_alua_sense sense;
+	u8 state;
+	int ret;
+
+	ret = scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr);
+	if (!mpath_answered(ret))
+		return -EIO;
+	state = READ_ONCE(path->sdev->access_state);
+	sense = ret > 0 ? mpath_alua_sense(&sshdr) : MPATH_ALUA_SENSE_NONE;
+	if (sense >= MPATH_ALUA_SENSE_TRANSITIONING)
+		state = mpath_alua_sense_state(sense);
+	mutex_lock(&mpath_shim.lock);
+	if (mpath_path_set_access(path, state))
+		mpath_lun_publish_map(path->lun);
+	mutex_unlock(&mpath_shim.lock);
+	return 0;
+}
+
+/*
+ * Read the access state of @path's port group again (and, when the shim
+ * owns RTPG, of every group of its LU).  0 if the port answered or the LU
+ * has no ALUA, -EIO if the port did not answer, -ENOMEM.
+ */
+int mpath_alua_refresh(struct mpath_path *path)
+{
+	if (!mpath_path_alua(path))
+		return 0;
+	if (mpath_dh_alua(path->sdev))
+		return mpath_alua_dh(path);
+	return mpath_alua_rtpg(path);
+}
+
+/*
+ * An I/O failed on @path, a lunpath of an ALUA LU: was it the port's access
+ * state?  The port is asked (TEST UNIT READY, then the states again).
+ * Returns true if it answered and its group may carry no I/O now: not a
+ * path failure.  Called from the path's probe work.
+ */
+bool mpath_alua_verdict(struct mpath_path *path)
+{
+	struct scsi_sense_hdr sshdr;
+	enum mpath_alua_sense sense;
+	bool republish = false;
+	int ret, rank;
+
+	ret = scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr);
+	sense = ret > 0 ? mpath_alua_sense(&sshdr) : MPATH_ALUA_SENSE_NONE;
+	/* No answer, or an answer about something else: a failure. */
+	if (ret && sense < MPATH_ALUA_SENSE_TRANSITIONING)
+		return false;
+	ret = mpath_alua_refresh(path);
+	mutex_lock(&mpath_shim.lock);
+	/* The port named its state, and the states could not be read. */
+	if (ret && sense >= MPATH_ALUA_SENSE_TRANSITIONING)
+		republish = mpath_path_set_access(path,
+						  mpath_alua_sense_state(sense));
+	if (republish)
+		mpath_lun_publish_map(path->lun);
+	rank = mpath_alua_rank(path->access_state);
+	mutex_unlock(&mpath_shim.lock);
+	return rank < 0;
+}
