@@ -28,6 +28,12 @@
  * rank present); anything else fails it as before.  So a standby port is
  * never "failed" and never flaps.
  *
+ * Explicit failover (the LUN's explicit_failover, off by default): when the
+ * map is empty and a lunpath's port is in standby or unavailable while the
+ * LU supports explicit ALUA, its group is asked to become active/optimized
+ * with SET TARGET PORT GROUPS (through scsi_dh_alua's activate when it owns
+ * the device), then the states are read again.
+ *
  * The module parameter alua=N ignores access states: every lunpath is
  * taken as active/optimized (scsi_debug reports made-up states while it
  * serves I/O on every port).
@@ -280,4 +286,81 @@ bool mpath_alua_verdict(struct mpath_path *path)
 	rank = mpath_alua_rank(path->access_state);
 	mutex_unlock(&mpath_shim.lock);
 	return rank < 0;
+}
+
+/* A lunpath of @lun whose port may be asked to become active, or NULL. */
+static struct mpath_path *mpath_standby_path(struct mpath_lun *lun)
+{
+	struct mpath_path *path;
+	u8 state;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		state = path->access_state & SCSI_ACCESS_STATE_MASK;
+		if (path->state == MPATH_PATH_ACTIVE && mpath_path_alua(path) &&
+		    (path->tpgs & MPATH_TPGS_EXPLICIT) &&
+		    path->tpg_id != MPATH_ALUA_NONE &&
+		    (state == SCSI_ACCESS_STATE_STANDBY ||
+		     state == SCSI_ACCESS_STATE_UNAVAILABLE))
+			return path;
+	}
+	return NULL;
+}
+
+/* @lun has no path for I/O: may a standby port be made active? */
+void mpath_lun_check_standby(struct mpath_lun *lun)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (READ_ONCE(lun->explicit_failover) && lun->state != MPATH_LUN_DYING &&
+	    mpath_standby_path(lun))
+		queue_work(mpath_health_wq, &lun->alua_work);
+}
+
+/* SET TARGET PORT GROUPS: @path's group becomes active/optimized. */
+static int mpath_stpg_send(struct mpath_path *path)
+{
+	u8 cmd[12] = { MAINTENANCE_OUT, MO_SET_TARGET_PGS };
+	struct scsi_sense_hdr sshdr;
+	const struct scsi_exec_args args = { .sshdr = &sshdr };
+	u8 *buf;
+	int ret;
+
+	buf = kzalloc(8, GFP_NOIO);
+	if (!buf)
+		return -ENOMEM;
+	buf[4] = SCSI_ACCESS_STATE_OPTIMAL;
+	put_unaligned_be16(READ_ONCE(path->tpg_id), &buf[6]);
+	put_unaligned_be32(8, &cmd[6]);
+	ret = scsi_execute_cmd(path->sdev, cmd, REQ_OP_DRV_OUT, buf, 8,
+			       30 * HZ, 3, &args);
+	kfree(buf);
+	return ret;
+}
+
+/* Explicit failover to a standby port group; on mpath_health_wq. */
+void mpath_alua_failover_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(work, struct mpath_lun, alua_work);
+	struct mpath_path *path;
+	bool ok;
+	int ret;
+
+	mutex_lock(&mpath_shim.lock);
+	path = mpath_lun_has_path(lun) ? NULL : mpath_standby_path(lun);
+	ok = path && percpu_ref_tryget_live(&path->ref);
+	mutex_unlock(&mpath_shim.lock);
+	if (!ok)
+		return;
+	if (mpath_dh_alua(path->sdev))
+		ret = scsi_dh_activate(path->sdev->request_queue, NULL, NULL);
+	else
+		ret = mpath_stpg_send(path);
+	sdev_printk(KERN_INFO, path->sdev,
+		    "mpath_shim: mpath%d: only standby ports: SET TARGET PORT GROUPS to group %d: %s (%d)\n",
+		    lun->name->index, READ_ONCE(path->tpg_id),
+		    ret ? "failed" : "done", ret);
+	mpath_alua_refresh(path);
+	percpu_ref_put(&path->ref);
 }

@@ -31,6 +31,7 @@ static void mpath_lun_init(struct mpath_lun *lun)
 	INIT_DELAYED_WORK(&lun->watchdog_work, mpath_watchdog_work);
 	INIT_WORK(&lun->remove_work, mpath_lun_remove_work);
 	INIT_WORK(&lun->scan_work, mpath_disk_scan_work);
+	INIT_WORK(&lun->alua_work, mpath_alua_failover_work);
 	lun->no_path_timeout = READ_ONCE(mpath_no_path_timeout);
 }
 
@@ -280,6 +281,8 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
 					 (unsigned long)timeout * HZ);
 	}
+	if (!map->nr)
+		mpath_lun_check_standby(lun);
 }
 
 /*
@@ -412,6 +415,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 	cancel_delayed_work_sync(&lun->nopath_work);
 	cancel_delayed_work_sync(&lun->watchdog_work);
 	cancel_work_sync(&lun->map_work);
+	cancel_work_sync(&lun->alua_work);
 	cancel_work_sync(&lun->requeue_work);
 	mpath_fail_queued(lun);
 

@@ -364,7 +364,37 @@ static ssize_t alua_transitions_show(struct kobject *kobj,
 static struct kobj_attribute lun_alua_transitions_attr =
 	__ATTR_RO(alua_transitions);
 
+static ssize_t explicit_failover_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_lun(kobj)->explicit_failover));
+}
+
+static ssize_t explicit_failover_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct mpath_lun *lun = to_lun(kobj);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	if (!mutex_trylock(&mpath_shim.lock))
+		return restart_syscall();
+	WRITE_ONCE(lun->explicit_failover, val);
+	/* Only standby ports now: at once. */
+	if (val && !mpath_lun_has_path(lun))
+		mpath_lun_check_standby(lun);
+	mutex_unlock(&mpath_shim.lock);
+	return count;
+}
+static struct kobj_attribute lun_explicit_failover_attr =
+	__ATTR_RW_MODE(explicit_failover, 0644);
+
 static struct attribute *mpath_lun_attrs[] = {
+	&lun_explicit_failover_attr.attr,
 	&lun_alua_attr.attr,
 	&lun_alua_changes_attr.attr,
 	&lun_alua_transitions_attr.attr,

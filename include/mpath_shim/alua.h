@@ -21,6 +21,10 @@ struct scsi_sense_hdr;
 /* Bytes asked for by REPORT TARGET PORT GROUPS; kept raw for debugfs. */
 #define MPATH_RTPG_LEN		512
 
+/* The TPGS field of INQUIRY: implicit and explicit ALUA. */
+#define MPATH_TPGS_IMPLICIT	0x1
+#define MPATH_TPGS_EXPLICIT	0x2
+
 /* No target port group or relative port known. */
 #define MPATH_ALUA_NONE		(-1)
 

@@ -279,6 +279,10 @@ enum mpath_lun_state {
  *		read locklessly
  * @alua_changes: access state changes of its lunpaths; under mpath_shim.lock
  * @alua_transitions: of them, moves into transitioning
+ * @explicit_failover: send SET TARGET PORT GROUPS when only standby ports
+ *		are left and the LU supports explicit ALUA (sysfs, default off);
+ *		read locklessly
+ * @alua_work:	sends it (access.c)
  * @alua_lock:	protects @rtpg, @rtpg_len, @rtpg_ret, @rtpg_at, @rtpg_hctl
  * @rtpg:	the last RTPG answer as read (MPATH_RTPG_LEN bytes), for
  *		debugfs; NULL until the first
@@ -339,6 +343,8 @@ struct mpath_lun {
 	u64			rtpg_applied;	/* under mpath_shim.lock */
 	unsigned long		alua_changes;	/* under mpath_shim.lock */
 	unsigned long		alua_transitions; /* under mpath_shim.lock */
+	bool			explicit_failover;
+	struct work_struct	alua_work;
 	struct mutex		alua_lock;
 	u8			*rtpg;		/* under alua_lock */
 	unsigned int		rtpg_len;	/* under alua_lock */
@@ -566,6 +572,8 @@ void mpath_path_set_port(struct mpath_path *path, const u8 *page, size_t len);
 int mpath_alua_refresh(struct mpath_path *path);
 bool mpath_alua_verdict(struct mpath_path *path);
 bool mpath_lun_transitioning(struct mpath_lun *lun);
+void mpath_lun_check_standby(struct mpath_lun *lun);
+void mpath_alua_failover_work(struct work_struct *work);
 
 /* discovery.c */
 int mpath_discovery_init(void);
