@@ -32,6 +32,17 @@ static const u8 rtpg_ext[] = {
 	0x0f, 0x8f, 0x00, 0x1e, 0, 0, 0, 0,
 };
 
+/*
+ * LIO: extended header, its 4 bytes left out of the return data length
+ * (32 for two descriptors of two ports each).
+ */
+static const u8 rtpg_lio[] = {
+	0, 0, 0, 0x20,
+	0x10, 0, 0, 0,
+	0x00, 0xcf, 0x00, 0x0a, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2,
+	0x01, 0xcf, 0x00, 0x14, 0, 2, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4,
+};
+
 /* The target says 24 bytes; only 20 were read: the second one is cut. */
 static const u8 rtpg_cut[] = {
 	0, 0, 0, 24,
@@ -64,6 +75,8 @@ static const struct rtpg_case rtpg_cases[] = {
 	  false, 0, 0x0301, 0x00, 0, 0, 0x0381, 0x03 },
 	{ "extended header, pref, status, three groups", rtpg_ext,
 	  sizeof(rtpg_ext), 3, true, 10, 10, 0x01, 1, 2, 30, 0x0f },
+	{ "LIO: extended header not in the length", rtpg_lio, sizeof(rtpg_lio),
+	  2, true, 0, 10, 0x00, 0, 0, 20, 0x01 },
 	{ "descriptor cut short by the read", rtpg_cut, sizeof(rtpg_cut), 1,
 	  false, 0, 7, 0x01, 0, 0, 7, 0x01 },
 	{ "ports past the return data", rtpg_overlong, sizeof(rtpg_overlong), 0,

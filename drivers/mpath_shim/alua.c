@@ -26,19 +26,28 @@
 
 #include <mpath_shim/alua.h>
 
+/* Format type 1: the extended header (8 bytes before the descriptors). */
+static bool mpath_rtpg_ext(const u8 *buf, size_t len)
+{
+	return len >= 8 && ((buf[4] >> 4) & 0x7) == 1;
+}
+
 /**
  * mpath_rtpg_needed - bytes a REPORT TARGET PORT GROUPS answer has in all
  * @buf:	the answer
  * @len:	bytes of it that were read
  *
- * Returns the return data length plus its header, 0 if @len is too short
- * to say.
+ * The return data length counts the descriptors; with the extended header
+ * some targets (LIO) leave its 4 bytes out of it and some count them.  The
+ * larger reading is taken: the 4 bytes it may add cannot hold a descriptor.
+ * Returns 0 if @len is too short to say.
  */
 u32 mpath_rtpg_needed(const u8 *buf, size_t len)
 {
 	if (len < 4)
 		return 0;
-	return min_t(u64, (u64)get_unaligned_be32(buf) + 4, U32_MAX);
+	return min_t(u64, (u64)get_unaligned_be32(buf) +
+		     (mpath_rtpg_ext(buf, len) ? 8 : 4), U32_MAX);
 }
 
 /**
@@ -59,10 +68,9 @@ int mpath_rtpg_parse(const u8 *buf, size_t len, struct mpath_rtpg *rtpg)
 	memset(rtpg, 0, sizeof(*rtpg));
 	if (len < 4)
 		return -EINVAL;
-	end = min_t(u64, len, (u64)get_unaligned_be32(buf) + 4);
+	end = min_t(u64, len, mpath_rtpg_needed(buf, len));
 	off = 4;
-	/* Format type 1: the extended header. */
-	if (end >= 8 && ((buf[4] >> 4) & 0x7) == 1) {
+	if (mpath_rtpg_ext(buf, len)) {
 		rtpg->ext = true;
 		rtpg->trans_secs = buf[5];
 		off = 8;
