@@ -153,9 +153,20 @@ void mpath_debugfs_lun_remove(struct mpath_lun *lun)
 	lun->debugfs = NULL;
 }
 
+/* Every disk with a LU designator and why its LU is multipathed or not. */
+static int claims_show(struct seq_file *m, void *v)
+{
+	return mpath_claims_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(claims);
+
 void mpath_debugfs_init(void)
 {
 	mpath_debugfs_root = debugfs_create_dir("mpath_shim", NULL);
+	if (IS_ERR_OR_NULL(mpath_debugfs_root))
+		return;
+	debugfs_create_file("claims", 0400, mpath_debugfs_root, NULL,
+			    &claims_fops);
 }
 
 void mpath_debugfs_exit(void)

@@ -2,14 +2,22 @@
 /*
  * Discovery: a SCSI class interface sees every scsi_device as it is added
  * and removed (and all present ones when it is registered or unregistered).
- * A disk with a VPD page 0x83 LU designator becomes a lunpath.
+ * A disk with a VPD page 0x83 LU designator is a candidate; it becomes a
+ * lunpath when the claim rules take its LU (claim.c), or when the
+ * administrator claims it.
  */
 
 #include <linux/device.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_driver.h>
+#include <scsi/scsi_host.h>
 
+#include <mpath_shim/claim.h>
 #include <mpath_shim/compat.h>
 #include <mpath_shim/mpath_shim.h>
 
@@ -69,38 +77,420 @@ static void mpath_watch_bus(struct scsi_device *sdev)
 		mpath_scsi_bus = sdev->sdev_gendev.bus;
 }
 
+/*
+ * Candidates: every disk with a LU designator, a lunpath or not.  The claim
+ * rules (claim.c) decide per LU; once a LU is claimed, each path of it that
+ * appears joins it.  A rule change claims what it now allows; it never takes
+ * a LUN away: a release does that.
+ */
+
+/**
+ * struct mpath_cand - a disk that is, or may become, a lunpath
+ * @node:	entry in mpath_cands
+ * @sdev:	its device: valid while on the list (mpath_remove_dev() takes
+ *		it off, under mpath_claim_lock)
+ * @wwid:	its LU designator
+ * @hctl:	H:C:T:L
+ * @vendor:	INQUIRY vendor
+ * @product:	INQUIRY product
+ * @tpgs:	it reports TPGS
+ * @claimed:	it is a lunpath
+ * @admin:	the administrator claimed its LU
+ * @released:	the administrator released its LU
+ * @verdict:	the last verdict on its LU; -1 before the first
+ *
+ * All fields under mpath_claim_lock.
+ */
+struct mpath_cand {
+	struct list_head	node;
+	struct scsi_device	*sdev;
+	char			wwid[MPATH_WWID_LEN];
+	char			hctl[MPATH_HCTL_LEN];
+	char			vendor[9];
+	char			product[17];
+	bool			tpgs;
+	bool			claimed;
+	bool			admin;
+	bool			released;
+	int			verdict;
+};
+
+/* Ordered before mpath_shim.lock; the SCSI class mutex before it. */
+static DEFINE_MUTEX(mpath_claim_lock);
+static LIST_HEAD(mpath_cands);			/* under mpath_claim_lock */
+static struct mpath_claim_rule mpath_claim_rules[MPATH_CLAIM_RULES_MAX];
+static struct mpath_claim_config mpath_claim_cfg = {	/* mpath_claim_lock */
+	.rules		= mpath_claim_rules,
+	.min_paths	= 2,
+	.tpgs		= true,
+};
+
+static struct mpath_cand *mpath_cand_of(const struct scsi_device *sdev)
+{
+	struct mpath_cand *c;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(c, &mpath_cands, node)
+		if (c->sdev == sdev)
+			return c;
+	return NULL;
+}
+
+static struct mpath_cand *mpath_cand_at(const char *hctl)
+{
+	struct mpath_cand *c;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(c, &mpath_cands, node)
+		if (!strcmp(c->hctl, hctl))
+			return c;
+	return NULL;
+}
+
+/* The verdict on the LU of @wwid from what its candidates say. */
+static enum mpath_claim_verdict mpath_claim_verdict(const char *wwid,
+						    bool *claimed)
+{
+	struct mpath_claim_lu lu = { .wwid = wwid };
+	struct mpath_cand *c;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	*claimed = false;
+	list_for_each_entry(c, &mpath_cands, node) {
+		if (strcmp(c->wwid, wwid))
+			continue;
+		if (!lu.nr_paths++) {
+			lu.vendor = c->vendor;
+			lu.product = c->product;
+		}
+		lu.tpgs |= c->tpgs;
+		lu.admin |= c->admin;
+		lu.released |= c->released;
+		*claimed |= c->claimed;
+	}
+	if (!lu.nr_paths)
+		return MPATH_CLAIM_FEW_PATHS;
+	return mpath_claim_decide(&lu, &mpath_claim_cfg);
+}
+
+/*
+ * Make lunpaths of the candidates of @wwid if their LU is claimed (or is
+ * already: a new path joins it), else say once why not.
+ */
+static void mpath_claim_eval(const char *wwid)
+{
+	enum mpath_claim_verdict verdict;
+	struct mpath_cand *c;
+	bool claim, claimed;
+	int ret;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	verdict = mpath_claim_verdict(wwid, &claimed);
+	claim = mpath_claim_yes(verdict) ||
+		(claimed && verdict != MPATH_CLAIM_RELEASED);
+	list_for_each_entry(c, &mpath_cands, node) {
+		if (strcmp(c->wwid, wwid) || c->claimed)
+			continue;
+		if (!claim) {
+			if (c->verdict != verdict)
+				sdev_printk(KERN_INFO, c->sdev,
+					    "mpath_shim: not multipathed: %s\n",
+					    mpath_claim_verdict_name(verdict));
+			c->verdict = verdict;
+			continue;
+		}
+		c->verdict = verdict;
+		ret = mpath_path_add(c->sdev, c->wwid);
+		if (ret)
+			sdev_printk(KERN_WARNING, c->sdev,
+				    "mpath_shim: cannot add lunpath: %d\n", ret);
+		else
+			c->claimed = true;
+	}
+}
+
+/* Evaluate every LU that has an unclaimed candidate (the rules changed). */
+static void mpath_claim_eval_all(void)
+{
+	struct mpath_cand *c;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	/* mpath_claim_eval() never takes a candidate off the list. */
+	list_for_each_entry(c, &mpath_cands, node)
+		if (!c->claimed)
+			mpath_claim_eval(c->wwid);
+}
+
+/* What the administrator said of its LU holds for a new path. */
+static void mpath_cand_inherit(struct mpath_cand *c)
+{
+	struct mpath_cand *o;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(o, &mpath_cands, node) {
+		if (!strcmp(o->wwid, c->wwid)) {
+			c->admin = o->admin;
+			c->released = o->released;
+			return;
+		}
+	}
+}
+
 static int mpath_add_dev(struct device *dev)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
 	const char *reason;
-	char *wwid;
-	int ret;
+	struct mpath_cand *c;
 
 	mpath_watch_bus(sdev);
-	wwid = kzalloc(MPATH_WWID_LEN, GFP_KERNEL);
-	if (!wwid)
-		return -ENOMEM;
-	reason = mpath_designator(sdev, wwid);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return 0;
+	reason = mpath_designator(sdev, c->wwid);
 	if (reason) {
 		sdev_printk(KERN_INFO, sdev, "mpath_shim: not multipathed: %s\n",
 			    reason);
-		ret = 0;
-		goto out;
+		kfree(c);
+		/* A device we cannot use must not fail the SCSI scan. */
+		return 0;
 	}
-	ret = mpath_path_add(sdev, wwid);
-	if (ret)
-		sdev_printk(KERN_WARNING, sdev,
-			    "mpath_shim: cannot add lunpath: %d\n", ret);
-out:
-	kfree(wwid);
-	/* A device we cannot use must not fail the SCSI scan. */
+	c->sdev = sdev;
+	c->tpgs = scsi_device_tpgs(sdev);
+	c->verdict = -1;
+	snprintf(c->hctl, sizeof(c->hctl), "%u:%u:%u:%llu",
+		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
+	memcpy(c->vendor, sdev->vendor, 8);
+	memcpy(c->product, sdev->model, 16);
+
+	mutex_lock(&mpath_claim_lock);
+	mpath_cand_inherit(c);
+	list_add_tail(&c->node, &mpath_cands);
+	mpath_claim_eval(c->wwid);
+	mutex_unlock(&mpath_claim_lock);
 	return 0;
 }
 
 static void mpath_remove_dev(struct device *dev)
 {
-	mpath_path_remove(mpath_class_dev_to_sdev(dev));
+	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
+	struct mpath_cand *c;
+
+	mutex_lock(&mpath_claim_lock);
+	c = mpath_cand_of(sdev);
+	if (c)
+		list_del(&c->node);
+	if (c && c->claimed)
+		mpath_path_remove(sdev);
+	mutex_unlock(&mpath_claim_lock);
+	kfree(c);
 }
+
+/* /sys/kernel/mpath_shim/claim: multipath the LU of one disk. */
+int mpath_claim_hctl(const char *hctl)
+{
+	struct mpath_claim_lu lu = {};
+	struct mpath_cand *c, *o;
+	int ret = 0;
+
+	mutex_lock(&mpath_claim_lock);
+	c = mpath_cand_at(hctl);
+	if (!c) {
+		ret = -ENODEV;
+		goto out;
+	}
+	lu.wwid = c->wwid;
+	lu.vendor = c->vendor;
+	lu.product = c->product;
+	if (mpath_claim_decide(&lu, &mpath_claim_cfg) == MPATH_CLAIM_DENIED) {
+		ret = -EPERM;
+		goto out;
+	}
+	list_for_each_entry(o, &mpath_cands, node) {
+		if (!strcmp(o->wwid, c->wwid)) {
+			o->admin = true;
+			o->released = false;
+		}
+	}
+	mpath_claim_eval(c->wwid);
+	if (!c->claimed)
+		ret = -EIO;
+out:
+	mutex_unlock(&mpath_claim_lock);
+	return ret;
+}
+
+/*
+ * /sys/kernel/mpath_shim/release: give the disks of the LUN of one lunpath
+ * back, when nothing has it open.
+ */
+int mpath_release_hctl(const char *hctl)
+{
+	struct mpath_lun *lun;
+	struct mpath_cand *c, *o;
+	int ret = 0;
+
+	mutex_lock(&mpath_claim_lock);
+	c = mpath_cand_at(hctl);
+	if (!c || !c->claimed) {
+		ret = -ENODEV;
+		goto out;
+	}
+	lun = mpath_lun_begin_release(c->wwid);
+	if (IS_ERR(lun)) {
+		ret = PTR_ERR(lun);
+		goto out;
+	}
+	list_for_each_entry(o, &mpath_cands, node) {
+		if (strcmp(o->wwid, c->wwid))
+			continue;
+		o->admin = false;
+		o->released = true;
+		o->verdict = MPATH_CLAIM_RELEASED;
+		if (!o->claimed)
+			continue;
+		mpath_path_give_back(o->sdev);
+		o->claimed = false;
+	}
+	if (lun)
+		mpath_lun_end_release(lun);
+	pr_info("released %s (%s)\n", c->wwid, hctl);
+out:
+	mutex_unlock(&mpath_claim_lock);
+	return ret;
+}
+
+/* debugfs claims: each candidate and the verdict on its LU. */
+int mpath_claims_show(struct seq_file *m)
+{
+	enum mpath_claim_verdict verdict;
+	struct mpath_cand *c;
+	bool claimed;
+
+	mutex_lock(&mpath_claim_lock);
+	seq_puts(m, "hctl\tclaimed\tvendor:product\ttpgs\twwid\tverdict\n");
+	list_for_each_entry(c, &mpath_cands, node) {
+		verdict = mpath_claim_verdict(c->wwid, &claimed);
+		seq_printf(m, "%s\t%s\t%.8s:%.16s\t%d\t%s\t%s\n", c->hctl,
+			   c->claimed ? "yes" : "no", c->vendor, c->product,
+			   c->tpgs, c->wwid, mpath_claim_verdict_name(verdict));
+	}
+	mutex_unlock(&mpath_claim_lock);
+	return 0;
+}
+
+/* Module parameters: claim_rules, claim_min_paths, claim_tpgs. */
+
+static bool mpath_discovery_on;	/* under mpath_claim_lock */
+
+static int mpath_claim_rules_set(const char *val, const struct kernel_param *kp)
+{
+	struct mpath_claim_rule *rules;
+	int nr;
+
+	rules = kcalloc(MPATH_CLAIM_RULES_MAX, sizeof(*rules), GFP_KERNEL);
+	if (!rules)
+		return -ENOMEM;
+	nr = mpath_claim_parse_rules(val, rules, MPATH_CLAIM_RULES_MAX);
+	if (nr >= 0) {
+		mutex_lock(&mpath_claim_lock);
+		memcpy(mpath_claim_rules, rules, sizeof(*rules) * nr);
+		mpath_claim_cfg.nr_rules = nr;
+		if (mpath_discovery_on)
+			mpath_claim_eval_all();
+		mutex_unlock(&mpath_claim_lock);
+	}
+	kfree(rules);
+	return nr < 0 ? nr : 0;
+}
+
+static int mpath_claim_rules_get(char *buf, const struct kernel_param *kp)
+{
+	int len;
+
+	mutex_lock(&mpath_claim_lock);
+	len = mpath_claim_show_rules(mpath_claim_rules,
+				     mpath_claim_cfg.nr_rules, buf,
+				     PAGE_SIZE - 1);
+	mutex_unlock(&mpath_claim_lock);
+	buf[len++] = '\n';
+	buf[len] = '\0';
+	return len;
+}
+
+static const struct kernel_param_ops mpath_claim_rules_ops = {
+	.set	= mpath_claim_rules_set,
+	.get	= mpath_claim_rules_get,
+};
+module_param_cb(claim_rules, &mpath_claim_rules_ops, NULL, 0644);
+MODULE_PARM_DESC(claim_rules,
+		 "Which disks are multipathed, first match wins: allow:|deny: then VENDOR:PRODUCT (PRODUCT * for any) or wwid=WWID (a trailing * for a prefix), comma separated, blanks as \\x20 (default empty)");
+
+static int mpath_claim_min_paths_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 10, &n);
+	if (ret)
+		return ret;
+	if (n > MPATH_CLAIM_MAX_MIN_PATHS)
+		return -EINVAL;
+	mutex_lock(&mpath_claim_lock);
+	mpath_claim_cfg.min_paths = n;
+	if (mpath_discovery_on)
+		mpath_claim_eval_all();
+	mutex_unlock(&mpath_claim_lock);
+	return 0;
+}
+
+static int mpath_claim_min_paths_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(mpath_claim_cfg.min_paths));
+}
+
+static const struct kernel_param_ops mpath_claim_min_paths_ops = {
+	.set	= mpath_claim_min_paths_set,
+	.get	= mpath_claim_min_paths_get,
+};
+module_param_cb(claim_min_paths, &mpath_claim_min_paths_ops, NULL, 0644);
+MODULE_PARM_DESC(claim_min_paths,
+		 "A LU with no claim rule is multipathed once this many paths to it are present; 1 takes single-path disks too, 0 only by rule or claim (default 2)");
+
+static int mpath_claim_tpgs_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(val, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&mpath_claim_lock);
+	mpath_claim_cfg.tpgs = on;
+	if (mpath_discovery_on)
+		mpath_claim_eval_all();
+	mutex_unlock(&mpath_claim_lock);
+	return 0;
+}
+
+static int mpath_claim_tpgs_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%c\n", READ_ONCE(mpath_claim_cfg.tpgs) ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops mpath_claim_tpgs_ops = {
+	.set	= mpath_claim_tpgs_set,
+	.get	= mpath_claim_tpgs_get,
+};
+module_param_cb(claim_tpgs, &mpath_claim_tpgs_ops, NULL, 0644);
+MODULE_PARM_DESC(claim_tpgs,
+		 "A LU with no claim rule that reports target port groups (ALUA) is multipathed from its first path (default Y)");
 
 MPATH_DEFINE_CLASS_INTF(mpath_add_dev, mpath_remove_dev)
 
@@ -111,12 +501,26 @@ static struct class_interface mpath_interface = {
 
 int mpath_discovery_init(void)
 {
-	return scsi_register_interface(&mpath_interface);
+	int ret;
+
+	mutex_lock(&mpath_claim_lock);
+	mpath_discovery_on = true;
+	mutex_unlock(&mpath_claim_lock);
+	ret = scsi_register_interface(&mpath_interface);
+	if (ret) {
+		mutex_lock(&mpath_claim_lock);
+		mpath_discovery_on = false;
+		mutex_unlock(&mpath_claim_lock);
+	}
+	return ret;
 }
 
 void mpath_discovery_exit(void)
 {
 	scsi_unregister_interface(&mpath_interface);
+	mutex_lock(&mpath_claim_lock);
+	mpath_discovery_on = false;
+	mutex_unlock(&mpath_claim_lock);
 	if (mpath_scsi_bus)
 		bus_unregister_notifier(mpath_scsi_bus, &mpath_bus_nb);
 	mpath_scsi_bus = NULL;

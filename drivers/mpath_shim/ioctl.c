@@ -202,6 +202,10 @@ static int mpath_open(struct gendisk *disk, blk_mode_t mode)
 {
 	struct mpath_lun *lun = disk->private_data;
 
+	lockdep_assert_held(&disk->open_mutex);
+	/* Being released: the disk is on its way out. */
+	if (lun->releasing)
+		return -ENXIO;
 	kobject_get(&lun->kobj);
 	return 0;
 }

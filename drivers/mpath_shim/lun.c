@@ -9,6 +9,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/blkdev.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <scsi/scsi_device.h>
@@ -118,7 +119,8 @@ void mpath_lun_leave(struct mpath_lun *lun)
 	if (--lun->nr_paths)
 		return;
 	pr_info("mpath%d: last lunpath gone\n", lun->name->index);
-	if (!lun->disk_added || lun->state == MPATH_LUN_EXPIRED)
+	if (!lun->disk_added || lun->state == MPATH_LUN_EXPIRED ||
+	    lun->releasing)
 		mpath_lun_queue_remove(lun);
 }
 
@@ -131,6 +133,51 @@ void mpath_lun_queue_remove(struct mpath_lun *lun)
 		return;
 	lun->remove_queued = true;
 	queue_work(mpath_wq, &lun->remove_work);
+}
+
+/*
+ * Begin the administrator's release of the LUN of @wwid: refused while its
+ * disk is open (-EBUSY); from here on it cannot be opened, and its last
+ * lunpath takes it away at once.  Returns it with a reference, or NULL if
+ * there is no such LUN.
+ */
+struct mpath_lun *mpath_lun_begin_release(const char *wwid)
+{
+	struct mpath_lun *lun, *found = NULL;
+	int ret = 0;
+
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(lun, &mpath_shim.luns, node) {
+		if (!strcmp(lun->wwid, wwid)) {
+			found = lun;
+			kobject_get(&lun->kobj);
+			break;
+		}
+	}
+	mutex_unlock(&mpath_shim.lock);
+	if (!found)
+		return NULL;
+	/* mpath_open() runs under open_mutex: no opener slips in. */
+	mutex_lock(&found->disk->open_mutex);
+	mutex_lock(&mpath_shim.lock);
+	if (disk_openers(found->disk))
+		ret = -EBUSY;
+	else
+		found->releasing = true;
+	mutex_unlock(&mpath_shim.lock);
+	mutex_unlock(&found->disk->open_mutex);
+	if (ret) {
+		kobject_put(&found->kobj);
+		return ERR_PTR(ret);
+	}
+	return found;
+}
+
+/* Its lunpaths are gone: wait for the LUN's disk to go, and let go of it. */
+void mpath_lun_end_release(struct mpath_lun *lun)
+{
+	flush_work(&lun->remove_work);
+	kobject_put(&lun->kobj);
 }
 
 /* max_q_depth rules, set by the module parameter; under mpath_shim.lock */
@@ -172,6 +219,25 @@ void mpath_path_apply_depth(struct mpath_path *path)
 		sbitmap_queue_resize(&path->tags, depth);
 		path->depth = depth;
 	}
+}
+
+/* @path is let go and its device stays: give it its own depth back. */
+void mpath_path_restore_depth(struct mpath_path *path)
+{
+	const struct scsi_host_template *sht = path->sdev->host->hostt;
+	struct scsi_device *sdev = path->sdev;
+
+	/* Not to a device on its way out. */
+	if (READ_ONCE(sdev->sdev_state) == SDEV_CANCEL ||
+	    READ_ONCE(sdev->sdev_state) == SDEV_DEL)
+		return;
+	if (sdev->queue_depth != path->device_depth) {
+		if (sht->change_queue_depth)
+			sht->change_queue_depth(sdev, path->device_depth);
+		else
+			scsi_change_queue_depth(sdev, path->device_depth);
+	}
+	sdev->max_queue_depth = path->device_max_depth;
 }
 
 /* Call @fn on every lunpath of every LUN (a module-wide setting changed). */

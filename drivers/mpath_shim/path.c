@@ -281,13 +281,15 @@ static void mpath_path_close(struct mpath_path *path)
 	mutex_lock(&mpath_shim.lock);
 	bdev = path->bdev;
 	/*
-	 * Disabled or another LU: the disk is no longer a lunpath.  Not when
+	 * Disabled, another LU or released: the disk is no longer a lunpath.
+	 * Not when
 	 * sd or the device goes, nor at unload: udev would open the disk
 	 * as the low-level driver may be leaving (6.1 oopsed in
 	 * scsi_device_put() when scsi_debug was removed right after).
 	 */
-	tell_udev = path->state != MPATH_PATH_DETACHING &&
-		    path->state != MPATH_PATH_REMOVED;
+	tell_udev = (path->state != MPATH_PATH_DETACHING &&
+		     path->state != MPATH_PATH_REMOVED) ||
+		    test_bit(MPATH_PATH_RELEASED, &path->flags);
 	mutex_unlock(&mpath_shim.lock);
 	if (!bdev)
 		goto out;
@@ -339,6 +341,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	memcpy(path->vendor, sdev->vendor, 8);
 	memcpy(path->model, sdev->model, 16);
 	path->device_depth = sdev->queue_depth;
+	path->device_max_depth = sdev->max_queue_depth;
 	path->depth_cap = clamp(sdev->host->can_queue, 1, MPATH_MAX_Q_DEPTH);
 	path->stats = alloc_percpu(struct mpath_stats);
 	if (!path->stats) {
@@ -449,6 +452,8 @@ void mpath_path_remove(struct scsi_device *sdev)
 	cancel_work_sync(&path->attach_work);
 	cancel_work_sync(&path->probe_work);
 	mpath_path_close(path);
+	/* The device stays (an unload, a release): as it was before us. */
+	mpath_path_restore_depth(path);
 	sdev_printk(KERN_INFO, sdev, "mpath_shim: lunpath of mpath%d removed\n",
 		    lun->name->index);
 
@@ -459,6 +464,22 @@ void mpath_path_remove(struct scsi_device *sdev)
 	/* Readers of a map that held the path are gone before it is freed. */
 	synchronize_rcu();
 	kobject_put(&path->kobj);
+}
+
+/*
+ * The administrator released the LUN of @sdev: as a removal, but the device
+ * stays, and udev hears that its disk is no longer a lunpath.
+ */
+void mpath_path_give_back(struct scsi_device *sdev)
+{
+	struct mpath_path *path;
+
+	mutex_lock(&mpath_shim.lock);
+	path = mpath_path_find(sdev);
+	if (path)
+		set_bit(MPATH_PATH_RELEASED, &path->flags);
+	mutex_unlock(&mpath_shim.lock);
+	mpath_path_remove(sdev);
 }
 
 /* sd has bound to @sdev: attach its disk. */

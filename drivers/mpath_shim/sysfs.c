@@ -897,6 +897,58 @@ const struct kobj_type mpath_hba_ktype = {
 
 /* /sys/kernel/mpath_shim */
 
+/* "H:C:T:L" (a newline allowed) in the form the lunpaths are named. */
+static int mpath_parse_hctl(const char *buf, size_t count, char *hctl)
+{
+	unsigned int h, c, t;
+	unsigned long long l;
+	int n = 0;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (sscanf(buf, "%u:%u:%u:%llu%n", &h, &c, &t, &l, &n) != 4 ||
+	    n != count)
+		return -EINVAL;
+	snprintf(hctl, MPATH_HCTL_LEN, "%u:%u:%u:%llu", h, c, t, l);
+	return 0;
+}
+
+static ssize_t claim_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	char hctl[MPATH_HCTL_LEN];
+	int ret;
+
+	ret = mpath_parse_hctl(buf, count, hctl);
+	if (!ret)
+		ret = mpath_claim_hctl(hctl);
+	return ret ?: count;
+}
+static struct kobj_attribute claim_attr = __ATTR_WO(claim);
+
+static ssize_t release_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	char hctl[MPATH_HCTL_LEN];
+	int ret;
+
+	ret = mpath_parse_hctl(buf, count, hctl);
+	if (!ret)
+		ret = mpath_release_hctl(hctl);
+	return ret ?: count;
+}
+static struct kobj_attribute release_attr = __ATTR_WO(release);
+
+static struct attribute *mpath_root_attrs[] = {
+	&claim_attr.attr,
+	&release_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group mpath_root_group = {
+	.attrs	= mpath_root_attrs,
+};
+
 int mpath_sysfs_init(void)
 {
 	int ret = -ENOMEM;
@@ -904,6 +956,10 @@ int mpath_sysfs_init(void)
 	mpath_shim.root = kobject_create_and_add("mpath_shim", kernel_kobj);
 	if (!mpath_shim.root)
 		goto out;
+	ret = sysfs_create_group(mpath_shim.root, &mpath_root_group);
+	if (ret)
+		goto out_root;
+	ret = -ENOMEM;
 	mpath_shim.luns_kset = kset_create_and_add("luns", NULL,
 						   mpath_shim.root);
 	if (!mpath_shim.luns_kset)

@@ -107,6 +107,7 @@ enum {
 	MPATH_PATH_IO_ERR,	/* an I/O failed on it; map_work fails it */
 	MPATH_PATH_CLAIM_WARNED, /* "cannot claim the disk" said once */
 	MPATH_PATH_ALUA_CHECK,	/* its probe decides: access state or failure */
+	MPATH_PATH_RELEASED,	/* the administrator released its LUN */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -255,6 +256,9 @@ enum mpath_lun_state {
  *		mpath_lun_set_state(); read locklessly by the I/O path
  * @remove_queued: @remove_work is queued and has not started; under
  *		mpath_shim.lock (so it never runs twice)
+ * @releasing:	the administrator is releasing it: no open, and its last
+ *		lunpath takes it away at once; set under mpath_shim.lock and
+ *		the disk's open_mutex, read under either
  * @hq_len:	length of the requeue list, the host queue: I/O waiting for a
  *		path tag or a usable path; written under @requeue_lock, read
  *		locklessly so that new I/O never overtakes waiting I/O
@@ -328,6 +332,7 @@ struct mpath_lun {
 	int			no_path_timeout;
 	int			state;
 	bool			remove_queued;
+	bool			releasing;
 
 	unsigned int		hq_len;
 	struct mpath_qlen	hq;
@@ -394,6 +399,7 @@ struct mpath_lun {
  * @depth:	the effective max_q_depth; under mpath_shim.lock
  * @depth_cap:	the largest allowed: the host's can_queue, at most 4096
  * @device_depth: the device's queue depth when the path was found
+ * @device_max_depth: and its max_queue_depth, given back with it
  * @depth_source: where @depth comes from
  * @vendor:	INQUIRY vendor, for max_q_depth rules
  * @model:	INQUIRY product
@@ -465,6 +471,7 @@ struct mpath_path {
 	unsigned int		depth;
 	unsigned int		depth_cap;
 	unsigned int		device_depth;
+	unsigned int		device_max_depth;
 	enum mpath_qd_source	depth_source;
 	char			vendor[9];
 	char			model[17];
@@ -578,6 +585,14 @@ void mpath_alua_failover_work(struct work_struct *work);
 /* discovery.c */
 int mpath_discovery_init(void);
 void mpath_discovery_exit(void);
+int mpath_claim_hctl(const char *hctl);
+int mpath_release_hctl(const char *hctl);
+struct seq_file;
+int mpath_claims_show(struct seq_file *m);
+
+/* lun.c: the administrator's release of a LUN */
+struct mpath_lun *mpath_lun_begin_release(const char *wwid);
+void mpath_lun_end_release(struct mpath_lun *lun);
 
 /* disk.c */
 int mpath_disk_alloc(struct mpath_lun *lun);
@@ -643,6 +658,7 @@ void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead);
 /* lun.c */
 void mpath_apply_to_paths(void (*fn)(struct mpath_path *path));
 void mpath_path_apply_depth(struct mpath_path *path);
+void mpath_path_restore_depth(struct mpath_path *path);
 int mpath_set_qd_rules(const char *buf);
 ssize_t mpath_show_qd_rules(char *buf);
 void mpath_lun_publish_map(struct mpath_lun *lun);
@@ -667,6 +683,7 @@ void mpath_lun_map_work(struct work_struct *work);
 /* path.c */
 int mpath_path_add(struct scsi_device *sdev, const char *wwid);
 void mpath_path_remove(struct scsi_device *sdev);
+void mpath_path_give_back(struct scsi_device *sdev);
 void mpath_path_bound(struct scsi_device *sdev);
 void mpath_path_unbound(struct scsi_device *sdev);
 bool mpath_path_set_state(struct mpath_path *path,
