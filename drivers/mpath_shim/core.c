@@ -17,8 +17,9 @@
  * Discovery (discovery.c) registers a SCSI class interface: its add_dev and
  * remove_dev callbacks see every scsi_device that is added or removed,
  * including the ones present when the module loads and, on unload, all of
- * them again.  A disk with a designator becomes a lunpath; everything else
- * is left alone and the reason is logged once per device.
+ * them again.  A disk with a designator becomes a lunpath when its LU is
+ * claimed (TPGS, claim_min_paths paths, claim_rules, or by hand; claim.c);
+ * everything else is left alone and the reason is logged once per device.
  *
  * Each LUN has a bio-based gendisk, /dev/mpathN (disk.c, io.c): a bio is
  * cloned and sent to a lunpath chosen from the LUN's path map, an immutable
@@ -57,6 +58,8 @@
  * interface callbacks, which the driver core calls with the SCSI class mutex
  * held, so mpath_shim.lock nests inside it and must never be held while
  * calling into the driver core in a way that takes the class mutex.
+ * mpath_claim_lock (discovery.c) orders the claim decisions and the
+ * candidate list; it sits between the class mutex and mpath_shim.lock.
  * Functions that need it say so with lockdep_assert_held().  Objects leave
  * sysfs with the lock held, so sysfs stores only mutex_trylock() it and
  * restart the system call when it is busy.  A lunpath's state changes only
