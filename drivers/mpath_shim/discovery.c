@@ -7,6 +7,8 @@
  * administrator claims it.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -95,8 +97,6 @@ static void mpath_watch_bus(struct scsi_device *sdev)
  * @product:	INQUIRY product
  * @tpgs:	it reports TPGS
  * @claimed:	it is a lunpath
- * @admin:	the administrator claimed its LU
- * @released:	the administrator released its LU
  * @verdict:	the last verdict on its LU; -1 before the first
  *
  * All fields under mpath_claim_lock.
@@ -110,14 +110,30 @@ struct mpath_cand {
 	char			product[17];
 	bool			tpgs;
 	bool			claimed;
+	int			verdict;
+};
+
+/**
+ * struct mpath_mark - what the administrator said of one LU, kept while
+ * the module is loaded: its paths may all go and come back
+ * @node:	entry in mpath_marks
+ * @admin:	claimed by hand
+ * @released:	released, and not claimed since
+ * @wwid:	its LU designator
+ *
+ * All fields under mpath_claim_lock.
+ */
+struct mpath_mark {
+	struct list_head	node;
 	bool			admin;
 	bool			released;
-	int			verdict;
+	char			wwid[];
 };
 
 /* Ordered before mpath_shim.lock; the SCSI class mutex before it. */
 static DEFINE_MUTEX(mpath_claim_lock);
 static LIST_HEAD(mpath_cands);			/* under mpath_claim_lock */
+static LIST_HEAD(mpath_marks);			/* under mpath_claim_lock */
 static struct mpath_claim_rule mpath_claim_rules[MPATH_CLAIM_RULES_MAX];
 static struct mpath_claim_config mpath_claim_cfg = {	/* mpath_claim_lock */
 	.rules		= mpath_claim_rules,
@@ -149,7 +165,51 @@ static struct mpath_cand *mpath_cand_at(const char *hctl)
 	return NULL;
 }
 
-/* The verdict on the LU of @wwid from what its candidates say. */
+static struct mpath_mark *mpath_mark_find(const char *wwid)
+{
+	struct mpath_mark *m;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(m, &mpath_marks, node)
+		if (!strcmp(m->wwid, wwid))
+			return m;
+	return NULL;
+}
+
+/* The mark of @wwid, made if there is none; NULL without memory. */
+static struct mpath_mark *mpath_mark_get(const char *wwid)
+{
+	struct mpath_mark *m = mpath_mark_find(wwid);
+	size_t len = strlen(wwid) + 1;
+
+	if (m)
+		return m;
+	m = kzalloc(struct_size(m, wwid, len), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	memcpy(m->wwid, wwid, len);
+	list_add_tail(&m->node, &mpath_marks);
+	return m;
+}
+
+/* Is a candidate of @wwid a lunpath? */
+static bool mpath_claim_any(const char *wwid)
+{
+	struct mpath_cand *c;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(c, &mpath_cands, node)
+		if (c->claimed && !strcmp(c->wwid, wwid))
+			return true;
+	return false;
+}
+
+/*
+ * The verdict on the LU of @wwid from what its candidates and its mark say;
+ * @claimed: it is multipathed now (a lunpath, or a LUN waiting for one).
+ */
 static enum mpath_claim_verdict mpath_claim_verdict(const char *wwid,
 						    bool *claimed)
 {
@@ -158,6 +218,10 @@ static enum mpath_claim_verdict mpath_claim_verdict(const char *wwid,
 
 	lockdep_assert_held(&mpath_claim_lock);
 
+	struct mpath_mark *m = mpath_mark_find(wwid);
+
+	lu.admin = m && m->admin;
+	lu.released = m && m->released;
 	*claimed = false;
 	list_for_each_entry(c, &mpath_cands, node) {
 		if (strcmp(c->wwid, wwid))
@@ -167,12 +231,12 @@ static enum mpath_claim_verdict mpath_claim_verdict(const char *wwid,
 			lu.product = c->product;
 		}
 		lu.tpgs |= c->tpgs;
-		lu.admin |= c->admin;
-		lu.released |= c->released;
 		*claimed |= c->claimed;
 	}
 	if (!lu.nr_paths)
 		return MPATH_CLAIM_FEW_PATHS;
+	/* All its paths went and one is back: it rejoins its LUN. */
+	*claimed = *claimed || mpath_lun_present(wwid);
 	return mpath_claim_decide(&lu, &mpath_claim_cfg);
 }
 
@@ -226,22 +290,6 @@ static void mpath_claim_eval_all(void)
 			mpath_claim_eval(c->wwid);
 }
 
-/* What the administrator said of its LU holds for a new path. */
-static void mpath_cand_inherit(struct mpath_cand *c)
-{
-	struct mpath_cand *o;
-
-	lockdep_assert_held(&mpath_claim_lock);
-
-	list_for_each_entry(o, &mpath_cands, node) {
-		if (!strcmp(o->wwid, c->wwid)) {
-			c->admin = o->admin;
-			c->released = o->released;
-			return;
-		}
-	}
-}
-
 static int mpath_add_dev(struct device *dev)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
@@ -250,8 +298,11 @@ static int mpath_add_dev(struct device *dev)
 
 	mpath_watch_bus(sdev);
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	if (!c) {
+		sdev_printk(KERN_WARNING, sdev,
+			    "mpath_shim: not multipathed: out of memory\n");
 		return 0;
+	}
 	reason = mpath_designator(sdev, c->wwid);
 	if (reason) {
 		sdev_printk(KERN_INFO, sdev, "mpath_shim: not multipathed: %s\n",
@@ -269,7 +320,6 @@ static int mpath_add_dev(struct device *dev)
 	memcpy(c->product, sdev->model, 16);
 
 	mutex_lock(&mpath_claim_lock);
-	mpath_cand_inherit(c);
 	list_add_tail(&c->node, &mpath_cands);
 	mpath_claim_eval(c->wwid);
 	mutex_unlock(&mpath_claim_lock);
@@ -295,7 +345,9 @@ static void mpath_remove_dev(struct device *dev)
 int mpath_claim_hctl(const char *hctl)
 {
 	struct mpath_claim_lu lu = {};
-	struct mpath_cand *c, *o;
+	bool was_admin, was_released;
+	struct mpath_mark *m;
+	struct mpath_cand *c;
 	int ret = 0;
 
 	mutex_lock(&mpath_claim_lock);
@@ -311,15 +363,22 @@ int mpath_claim_hctl(const char *hctl)
 		ret = -EPERM;
 		goto out;
 	}
-	list_for_each_entry(o, &mpath_cands, node) {
-		if (!strcmp(o->wwid, c->wwid)) {
-			o->admin = true;
-			o->released = false;
-		}
+	m = mpath_mark_get(c->wwid);
+	if (!m) {
+		ret = -ENOMEM;
+		goto out;
 	}
+	was_admin = m->admin;
+	was_released = m->released;
+	m->admin = true;
+	m->released = false;
 	mpath_claim_eval(c->wwid);
-	if (!c->claimed)
+	if (!mpath_claim_any(c->wwid)) {
+		/* No lunpath could be made: as it was. */
+		m->admin = was_admin;
+		m->released = was_released;
 		ret = -EIO;
+	}
 out:
 	mutex_unlock(&mpath_claim_lock);
 	return ret;
@@ -327,12 +386,14 @@ out:
 
 /*
  * /sys/kernel/mpath_shim/release: give the disks of the LUN of one lunpath
- * back, when nothing has it open.
+ * back, when nothing has it open.  mpath_claim_lock is held until they are
+ * back: SCSI devices added meanwhile wait for it.
  */
 int mpath_release_hctl(const char *hctl)
 {
 	struct mpath_lun *lun;
 	struct mpath_cand *c, *o;
+	struct mpath_mark *m;
 	int ret = 0;
 
 	mutex_lock(&mpath_claim_lock);
@@ -341,16 +402,21 @@ int mpath_release_hctl(const char *hctl)
 		ret = -ENODEV;
 		goto out;
 	}
+	m = mpath_mark_get(c->wwid);
+	if (!m) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	lun = mpath_lun_begin_release(c->wwid);
 	if (IS_ERR(lun)) {
 		ret = PTR_ERR(lun);
 		goto out;
 	}
+	m->admin = false;
+	m->released = true;
 	list_for_each_entry(o, &mpath_cands, node) {
 		if (strcmp(o->wwid, c->wwid))
 			continue;
-		o->admin = false;
-		o->released = true;
 		o->verdict = MPATH_CLAIM_RELEASED;
 		if (!o->claimed)
 			continue;
@@ -397,6 +463,17 @@ static int mpath_claim_rules_set(const char *val, const struct kernel_param *kp)
 	if (!rules)
 		return -ENOMEM;
 	nr = mpath_claim_parse_rules(val, rules, MPATH_CLAIM_RULES_MAX);
+	/* Rules that would not read back whole (escaped) are refused. */
+	if (nr > 0) {
+		char *shown = kmalloc(PAGE_SIZE, GFP_KERNEL);
+
+		if (!shown)
+			nr = -ENOMEM;
+		else if (mpath_claim_show_rules(rules, nr, shown, PAGE_SIZE) >=
+			 PAGE_SIZE - 2)
+			nr = -EINVAL;
+		kfree(shown);
+	}
 	if (nr >= 0) {
 		mutex_lock(&mpath_claim_lock);
 		memcpy(mpath_claim_rules, rules, sizeof(*rules) * nr);
@@ -517,9 +594,15 @@ int mpath_discovery_init(void)
 
 void mpath_discovery_exit(void)
 {
+	struct mpath_mark *m, *next;
+
 	scsi_unregister_interface(&mpath_interface);
 	mutex_lock(&mpath_claim_lock);
 	mpath_discovery_on = false;
+	list_for_each_entry_safe(m, next, &mpath_marks, node) {
+		list_del(&m->node);
+		kfree(m);
+	}
 	mutex_unlock(&mpath_claim_lock);
 	if (mpath_scsi_bus)
 		bus_unregister_notifier(mpath_scsi_bus, &mpath_bus_nb);

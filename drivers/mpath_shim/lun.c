@@ -157,8 +157,15 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid)
 	mutex_unlock(&mpath_shim.lock);
 	if (!found)
 		return NULL;
-	/* mpath_open() runs under open_mutex: no opener slips in. */
-	mutex_lock(&found->disk->open_mutex);
+	/*
+	 * mpath_open() runs under open_mutex: no opener slips in.  Held by
+	 * someone (a partition scan waiting for a path): busy, rather than
+	 * wait for it with mpath_claim_lock held.
+	 */
+	if (!mutex_trylock(&found->disk->open_mutex)) {
+		kobject_put(&found->kobj);
+		return ERR_PTR(-EBUSY);
+	}
 	mutex_lock(&mpath_shim.lock);
 	if (disk_openers(found->disk))
 		ret = -EBUSY;
@@ -170,6 +177,23 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid)
 		kobject_put(&found->kobj);
 		return ERR_PTR(ret);
 	}
+	return found;
+}
+
+/* Is there a LUN of @wwid (with lunpaths or waiting for one)? */
+bool mpath_lun_present(const char *wwid)
+{
+	struct mpath_lun *lun;
+	bool found = false;
+
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(lun, &mpath_shim.luns, node) {
+		if (!strcmp(lun->wwid, wwid) && lun->state != MPATH_LUN_DYING) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&mpath_shim.lock);
 	return found;
 }
 

@@ -900,14 +900,21 @@ const struct kobj_type mpath_hba_ktype = {
 /* "H:C:T:L" (a newline allowed) in the form the lunpaths are named. */
 static int mpath_parse_hctl(const char *buf, size_t count, char *hctl)
 {
-	unsigned int h, c, t;
+	char tmp[MPATH_HCTL_LEN], *p = tmp, *f[4];
+	unsigned int h, c, t, i;
 	unsigned long long l;
-	int n = 0;
 
 	if (count && buf[count - 1] == '\n')
 		count--;
-	if (sscanf(buf, "%u:%u:%u:%llu%n", &h, &c, &t, &l, &n) != 4 ||
-	    n != count)
+	if (!count || count >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, count);
+	tmp[count] = '\0';
+	for (i = 0; i < 4; i++)
+		f[i] = strsep(&p, ":");
+	/* kstrto*() refuse what does not fit, where sscanf() would wrap. */
+	if (p || !f[3] || kstrtouint(f[0], 10, &h) || kstrtouint(f[1], 10, &c) ||
+	    kstrtouint(f[2], 10, &t) || kstrtoull(f[3], 10, &l))
 		return -EINVAL;
 	snprintf(hctl, MPATH_HCTL_LEN, "%u:%u:%u:%llu", h, c, t, l);
 	return 0;
