@@ -43,8 +43,9 @@ const char *mpath_claim_verdict_name(enum mpath_claim_verdict v)
 static int mpath_claim_field(char *dst, size_t size, const char *s,
 			     size_t len)
 {
+	char hex[3] = "";
 	size_t n = 0;
-	int hi, lo;
+	u8 byte;
 
 	while (len && isspace(s[len - 1]))
 		len--;
@@ -60,13 +61,13 @@ static int mpath_claim_field(char *dst, size_t size, const char *s,
 			len--;
 			continue;
 		}
-		if (len < 4 || s[1] != 'x')
+		if (len < 4 || s[1] != 'x' || !isxdigit(s[2]) || !isxdigit(s[3]))
 			return -EINVAL;
-		hi = hex_to_bin(s[2]);
-		lo = hex_to_bin(s[3]);
-		if (hi < 0 || lo < 0 || !(hi | lo))
+		hex[0] = s[2];
+		hex[1] = s[3];
+		if (kstrtou8(hex, 16, &byte) || !byte)
 			return -EINVAL;
-		dst[n++] = hi << 4 | lo;
+		dst[n++] = byte;
 		s += 4;
 		len -= 4;
 	}
