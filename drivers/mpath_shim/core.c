@@ -240,15 +240,18 @@ MODULE_PARM_DESC(bindings,
  * counter code at all (a patched jump, not a load and a test per I/O).
  */
 DEFINE_STATIC_KEY_TRUE(mpath_stats_key);
-/* Strict: "1", "Y", "0" or "N" (kstrtobool would take "1x"). */
 static int mpath_stats_set(const char *val, const struct kernel_param *kp)
 {
-	if (sysfs_streq(val, "1") || sysfs_streq(val, "Y"))
+	bool on;
+	int ret;
+
+	ret = mpath_parse_bool(val, &on);
+	if (ret)
+		return ret;
+	if (on)
 		static_branch_enable(&mpath_stats_key);
-	else if (sysfs_streq(val, "0") || sysfs_streq(val, "N"))
-		static_branch_disable(&mpath_stats_key);
 	else
-		return -EINVAL;
+		static_branch_disable(&mpath_stats_key);
 	return 0;
 }
 

@@ -543,14 +543,11 @@ MODULE_PARM_DESC(claim_min_paths,
 static int mpath_claim_tpgs_set(const char *val, const struct kernel_param *kp)
 {
 	bool on;
+	int ret;
 
-	/* Strict: "1", "Y", "0" or "N" (kstrtobool would take "1x"). */
-	if (sysfs_streq(val, "1") || sysfs_streq(val, "Y"))
-		on = true;
-	else if (sysfs_streq(val, "0") || sysfs_streq(val, "N"))
-		on = false;
-	else
-		return -EINVAL;
+	ret = mpath_parse_bool(val, &on);
+	if (ret)
+		return ret;
 	mutex_lock(&mpath_claim_lock);
 	mpath_claim_cfg.tpgs = on;
 	if (mpath_discovery_on)

@@ -378,7 +378,7 @@ static ssize_t explicit_failover_store(struct kobject *kobj,
 	bool val;
 	int ret;
 
-	ret = kstrtobool(buf, &val);
+	ret = mpath_parse_bool(buf, &val);
 	if (ret)
 		return ret;
 	if (!mutex_trylock(&mpath_shim.lock))
@@ -896,6 +896,22 @@ const struct kobj_type mpath_hba_ktype = {
 };
 
 /* /sys/kernel/mpath_shim */
+
+/*
+ * A switch written to sysfs or a module parameter: "1", "Y", "0" or "N"
+ * (a newline allowed).  kstrtobool() looks at the first character only and
+ * would take "1x" or "yes please".
+ */
+int mpath_parse_bool(const char *buf, bool *val)
+{
+	if (sysfs_streq(buf, "1") || sysfs_streq(buf, "Y"))
+		*val = true;
+	else if (sysfs_streq(buf, "0") || sysfs_streq(buf, "N"))
+		*val = false;
+	else
+		return -EINVAL;
+	return 0;
+}
 
 /* "H:C:T:L" (a newline allowed) in the form the lunpaths are named. */
 static int mpath_parse_hctl(const char *buf, size_t count, char *hctl)

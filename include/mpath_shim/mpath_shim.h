@@ -717,5 +717,6 @@ extern const struct kobj_type mpath_lun_ktype;
 extern const struct kobj_type mpath_path_ktype;
 int mpath_sysfs_init(void);
 void mpath_sysfs_exit(void);
+int mpath_parse_bool(const char *buf, bool *val);
 
 #endif /* _MPATH_SHIM_H */
