@@ -20,8 +20,8 @@
  * and names the addresses from its /proc/kallsyms.
  *
  * Built by scripts/bench (gcc -shared); QEMU must have plugins enabled
- * (Debian's does).  Only the part of QEMU's plugin ABI (version 1, QEMU 7.2
- * and later) that this file uses is declared here.
+ * (Debian's does).  The part of QEMU's plugin ABI it uses is declared in
+ * qemu-plugin-abi.h.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -33,43 +33,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "qemu-plugin-abi.h"
 
-/* QEMU plugin ABI, version 1 */
-typedef uint64_t qemu_plugin_id_t;
-typedef struct {
-	const char *target_name;
-	struct {
-		int min;
-		int cur;
-	} version;
-	bool system_emulation;
-	union {
-		struct {
-			int smp_vcpus;
-			int max_vcpus;
-		} system;
-	};
-} qemu_info_t;
-struct qemu_plugin_tb;
-enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-		void (*cb)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb));
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
-		void (*cb)(unsigned int vcpu, void *udata),
-		enum qemu_plugin_cb_flags flags, void *udata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
-		void (*cb)(qemu_plugin_id_t id, void *udata), void *udata);
-EXPORT int qemu_plugin_version = 1;
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
 /* x86-64: the kernel's half of the address space */
 #define KERNEL_START 0xffff800000000000ULL
 
 struct vcpu_count {
-	uint64_t insns[2];	/* [0] user, [1] kernel; written by the vCPU's thread only */
-} __attribute__((aligned(64)));
+	_Alignas(64) uint64_t insns[2];	/* [0] user, [1] kernel; written by the vCPU's thread only */
+};
 
 /* A kernel block as translated (a block translated again gets another) */
 struct block {
@@ -85,7 +58,7 @@ static struct vcpu_count *counts;
 static int nr_vcpus;
 static const char *out_path;
 static char tmp_path[4096], req_path[4096], prof_path[4096], prof_tmp[4096];
-static volatile bool stopping;
+static bool stopping;	/* atomic: set at exit, read by the publisher */
 
 /* udata: the block's instruction count << 1 | kernel */
 static void tb_exec(unsigned int vcpu, void *udata)
@@ -111,7 +84,7 @@ static void kernel_tb_exec(unsigned int vcpu, void *udata)
 	__atomic_store_n(c, *c + b->n, __ATOMIC_RELAXED);
 }
 
-static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+static void tb_trans(uint64_t id, struct qemu_plugin_tb *tb)
 {
 	uintptr_t n = qemu_plugin_tb_n_insns(tb);
 	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
@@ -187,7 +160,7 @@ static void *publisher(void *arg)
 	struct timespec ts = { .tv_nsec = 2 * 1000 * 1000 };
 
 	(void)arg;
-	while (!stopping) {
+	while (!__atomic_load_n(&stopping, __ATOMIC_RELAXED)) {
 		publish();
 		dump_profile();
 		nanosleep(&ts, NULL);
@@ -195,16 +168,14 @@ static void *publisher(void *arg)
 	return NULL;
 }
 
-static void at_exit(qemu_plugin_id_t id, void *udata)
+static void at_exit(uint64_t id, void *udata)
 {
-	stopping = true;
+	__atomic_store_n(&stopping, true, __ATOMIC_RELAXED);
 	publish();
 }
 
-EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-			       int argc, char **argv);
-EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-			       int argc, char **argv)
+int qemu_plugin_install(uint64_t id, const struct qemu_plugin_info *info,
+			int argc, char **argv)
 {
 	pthread_t thread;
 	int i;

@@ -9,6 +9,7 @@
  * with rtnl), so it never waits for the lock while pinning its object.
  */
 
+#include <linux/ctype.h>
 #include <linux/ktime.h>
 #include <linux/nodemask.h>
 #include <linux/numa.h>
@@ -898,22 +899,32 @@ const struct kobj_type mpath_hba_ktype = {
 /* /sys/kernel/mpath_shim */
 
 /*
- * A switch written to sysfs or a module parameter: "1", "Y", "0" or "N"
- * (a newline allowed).  kstrtobool() looks at the first character only and
- * would take "1x" or "yes please".
+ * A switch written to sysfs or a module parameter: a whole word of 1/0,
+ * y/n, yes/no, on/off (any case; a newline allowed).  kstrtobool() looks at
+ * the first characters only and would take "1x" or "yes please".
  */
 int mpath_parse_bool(const char *buf, bool *val)
 {
-	if (sysfs_streq(buf, "1") || sysfs_streq(buf, "Y"))
-		*val = true;
-	else if (sysfs_streq(buf, "0") || sysfs_streq(buf, "N"))
-		*val = false;
-	else
+	static const char * const on[] = { "1", "y", "yes", "on" };
+	static const char * const off[] = { "0", "n", "no", "off" };
+	char word[4];
+	size_t len = strcspn(buf, "\n");
+	unsigned int i;
+
+	if (!len || len >= sizeof(word) || (buf[len] && strcmp(buf + len, "\n")))
 		return -EINVAL;
-	return 0;
+	for (i = 0; i < len; i++)
+		word[i] = tolower(buf[i]);
+	word[len] = '\0';
+	for (i = 0; i < ARRAY_SIZE(on); i++) {
+		if (!strcmp(word, on[i]) || !strcmp(word, off[i])) {
+			*val = !strcmp(word, on[i]);
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
-/* "H:C:T:L" (a newline allowed) in the form the lunpaths are named. */
 static int mpath_parse_hctl(const char *buf, size_t count, char *hctl)
 {
 	char tmp[MPATH_HCTL_LEN], *p = tmp, *f[4];
