@@ -33,6 +33,8 @@ hbas() { ls "$SYS/hbas" 2>/dev/null; }
 
 # sd name (sdX) of a scsi_device H:C:T:L
 sd_of() { ls "/sys/class/scsi_device/$1/device/block" 2>/dev/null; }
+# sched_of DISK: the I/O scheduler in use on a disk ("none" for none)
+sched_of() { cut -d[ -f2 "/sys/block/$1/queue/scheduler" | cut -d] -f1; }
 
 # H:C:T:L of every scsi_debug disk
 scsi_debug_hctls() {
