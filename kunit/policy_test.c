@@ -230,7 +230,7 @@ static void lcl_min_test(struct kunit *test)
 		if (c->load[i] < 0)
 			lun->paths[i]->state = MPATH_PATH_FAILED;
 		else
-			atomic_set(&lun->paths[i]->nr_active, c->load[i]);
+			atomic64_set(&lun->paths[i]->inflight.count, c->load[i]);
 	}
 	fake_publish(test, lun, NULL);
 	/* the failed one stays in a stale map: put it back */
@@ -257,15 +257,15 @@ static void lcl_tracks_load_test(struct kunit *test)
 	unsigned int i;
 
 	fake_publish(test, lun, NULL);
-	atomic_set(&lun->paths[2]->nr_active, 10);
+	atomic64_set(&lun->paths[2]->inflight.count, 10);
 	rcu_read_lock();
 	for (i = 0; i < 30; i++) {
 		path = mpath_selector_select(lun->sel, lun->map, 0, 4096);
-		atomic_inc(&path->nr_active);
+		atomic64_inc(&path->inflight.count);
 	}
 	rcu_read_unlock();
 	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&lun->paths[i]->nr_active),
+		KUNIT_EXPECT_EQ_MSG(test, mpath_path_inflight(lun->paths[i]),
 				    10, "path %u", i);
 	fake_free(lun);
 }
@@ -479,7 +479,7 @@ static void st_prefers_faster_test(struct kunit *test)
 			path = mpath_selector_select(lun->sel, lun->map, 0, bytes);
 			KUNIT_ASSERT_NOT_NULL(test, path);
 			p = fake_index(lun, path);
-			atomic_inc(&path->nr_active);
+			atomic64_inc(&path->inflight.count);
 			q[p][tail[p]].ahead = atomic64_add_return(bytes,
 								  &path->active_bytes);
 			q[p][tail[p]++].sent = (u64)t * tick_ns;
@@ -490,7 +490,7 @@ static void st_prefers_faster_test(struct kunit *test)
 			for (n = 0; n < rate[p] && head[p] < tail[p]; n++) {
 				struct st_io *io = &q[p][head[p]++];
 
-				atomic_dec(&path->nr_active);
+				atomic64_dec(&path->inflight.count);
 				atomic64_sub(bytes, &path->active_bytes);
 				mpath_path_cost_update(path,
 						       (u64)(t + 1) * tick_ns - io->sent,

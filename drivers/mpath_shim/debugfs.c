@@ -52,10 +52,10 @@ static int paths_show(struct seq_file *m, void *v)
 	mutex_lock(&mpath_shim.lock);
 	seq_puts(m, "# hctl state access inflight depth active_bytes cost_ns_per_kib\n");
 	list_for_each_entry(path, &lun->paths, lun_node)
-		seq_printf(m, "%s %s %s %d %u %lld %llu\n", path->hctl,
+		seq_printf(m, "%s %s %s %u %u %lld %llu\n", path->hctl,
 			   mpath_path_state_name(READ_ONCE(path->state)),
 			   mpath_alua_state_name(path->access_state),
-			   atomic_read(&path->nr_active), path->depth,
+			   mpath_path_inflight(path), path->depth,
 			   (long long)atomic64_read(&path->active_bytes),
 			   READ_ONCE(path->cost));
 	mutex_unlock(&mpath_shim.lock);

@@ -8,7 +8,8 @@
  * the RCU-published path map, holding one of that path's tags (at most
  * max_q_depth I/Os are in flight on a path).  Written per I/O: the
  * submitting CPU's policy state (per CPU), and on the chosen path its
- * percpu_ref, a tag, its in-flight count and this CPU's counters.  No lock.
+ * percpu_ref, a tag, its in-flight count (one atomic, which also ages the
+ * I/O for the watchdog: inflight.h) and this CPU's counters.  No lock.
  *
  * The LUN's host queue (the requeue list) holds, first in first out, I/O
  * that found every usable path at its queue depth, I/O that found no usable
@@ -133,7 +134,7 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 	io->tag = __sbitmap_queue_get(&path->tags);
 	if (io->tag < 0)
 		return false;
-	active = atomic_inc_return(&path->nr_active);
+	active = mpath_inflight_start(&path->inflight, &io->gen);
 	/* 0: a busy period begun with stats off is not counted. */
 	if (active == 1)
 		WRITE_ONCE(path->busy_since,
@@ -146,11 +147,9 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 			       u64 now)
 {
-	/* Before the tag is free: the watchdog never sees a stale time. */
 	u64 since;
 
-	WRITE_ONCE(path->sent_at[io->tag], 0);
-	if (!atomic_dec_return(&path->nr_active) && now) {
+	if (!mpath_inflight_end(&path->inflight, io->gen) && now) {
 		since = READ_ONCE(path->busy_since);
 		if (since && now > since)
 			this_cpu_add(path->stats->busy_ns, now - since);
@@ -252,7 +251,6 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 	io->sent_ns = mpath_stats_on() || io->counted ? ktime_get_ns() : 0;
 	clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
 	clone->bi_end_io = mpath_clone_end_io;
-	WRITE_ONCE(path->sent_at[io->tag], jiffies ?: 1);
 	mpath_watchdog_arm(lun);
 	trace_block_bio_remap(clone, disk_devt(lun->disk),
 			      io->orig->bi_iter.bi_sector);

@@ -353,12 +353,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 			      PERCPU_REF_INIT_DEAD, GFP_KERNEL);
 	if (ret)
 		goto out_put;
-	path->sent_at = kcalloc(path->depth_cap, sizeof(*path->sent_at),
-				GFP_KERNEL);
-	if (!path->sent_at) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
+	mpath_inflight_init(&path->inflight, jiffies);
 	ret = sbitmap_queue_init_node(&path->tags, path->depth_cap, -1, false,
 				      GFP_KERNEL, NUMA_NO_NODE);
 	if (ret)

@@ -5,10 +5,9 @@
  * is favoured (starting a scan at a rotating offset would not do: the path
  * after a run of busier ones would win more often).  Written per I/O: the
  * CPU's counter, and (by the core, for MPATH_PS_TRACK_LOAD) the chosen
- * path's nr_active.
+ * path's count of I/O in flight.
  */
 
-#include <linux/atomic.h>
 #include <linux/limits.h>
 
 #include <mpath_shim/mpath_shim.h>
@@ -24,7 +23,7 @@ static struct mpath_path *lcl_select(const struct mpath_path_map *map,
 		path = map->paths[i];
 		if (!mpath_path_usable(path))
 			continue;
-		load = atomic_read(&path->nr_active);
+		load = mpath_path_inflight(path);
 		if (load < best_load) {
 			best_load = load;
 			ties = 0;
@@ -39,7 +38,7 @@ static struct mpath_path *lcl_select(const struct mpath_path_map *map,
 	for (i = 0; i < map->nr; i++) {
 		path = map->paths[i];
 		if (mpath_path_usable(path) &&
-		    atomic_read(&path->nr_active) <= best_load && !pick--)
+		    mpath_path_inflight(path) <= best_load && !pick--)
 			return path;
 	}
 	return NULL;

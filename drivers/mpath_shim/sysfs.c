@@ -275,7 +275,7 @@ static int mpath_parse_reset(const char *buf)
 static void mpath_path_reset_stats(struct mpath_path *path)
 {
 	mpath_stats_reset(path->stats);
-	WRITE_ONCE(path->max_outstanding, atomic_read(&path->nr_active));
+	WRITE_ONCE(path->max_outstanding, mpath_path_inflight(path));
 }
 
 static ssize_t lun_reset_stats_store(struct kobject *kobj,
@@ -583,7 +583,7 @@ static struct kobj_attribute path_max_q_depth_source_attr =
 static ssize_t inflight_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&to_path(kobj)->nr_active));
+	return sysfs_emit(buf, "%u\n", mpath_path_inflight(to_path(kobj)));
 }
 static struct kobj_attribute path_inflight_attr = __ATTR_RO(inflight);
 
@@ -591,7 +591,7 @@ static ssize_t path_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
 	struct mpath_path *path = to_path(kobj);
-	int active = atomic_read(&path->nr_active);
+	unsigned int active = mpath_path_inflight(path);
 	u64 busy, since = READ_ONCE(path->busy_since), now = ktime_get_ns();
 	struct mpath_stats st;
 
@@ -600,7 +600,7 @@ static ssize_t path_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	/* The current busy period counts too (0: begun with stats off). */
 	if (active && since && now > since)
 		busy += now - since;
-	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %d\n",
+	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %u\n",
 			  st.ios[0], st.ios[1], st.bytes[0], st.bytes[1],
 			  st.errors, st.failovers, busy, st.service_ns,
 			  READ_ONCE(path->max_outstanding), active);
@@ -766,7 +766,6 @@ static void mpath_path_release(struct kobject *kobj)
 	percpu_ref_exit(&path->ref);
 	if (path->depth)
 		sbitmap_queue_free(&path->tags);
-	kfree(path->sent_at);
 	free_percpu(path->stats);
 	kfree(path);
 }
@@ -812,10 +811,9 @@ static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	struct mpath_hba *hba = to_hba(kobj);
 	struct mpath_stats sum = { }, st;
-	unsigned int max = 0, i;
+	unsigned int max = 0, active = 0, i;
 	struct mpath_path *path;
 	struct mpath_lun *lun;
-	int active = 0;
 	u64 now = ktime_get_ns();
 
 	if (!mutex_trylock(&mpath_shim.lock))
@@ -834,14 +832,14 @@ static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			sum.service_ns += st.service_ns;
 			/* busy: the HBA is busy while any of its paths is */
 			sum.busy_ns = max(sum.busy_ns, st.busy_ns +
-					  (atomic_read(&path->nr_active) ?
+					  (mpath_path_inflight(path) ?
 					   now - READ_ONCE(path->busy_since) : 0));
 			max += READ_ONCE(path->max_outstanding);
-			active += atomic_read(&path->nr_active);
+			active += mpath_path_inflight(path);
 		}
 	}
 	mutex_unlock(&mpath_shim.lock);
-	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %d\n",
+	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %u\n",
 			  sum.ios[0], sum.ios[1], sum.bytes[0], sum.bytes[1],
 			  sum.errors, sum.failovers, sum.busy_ns,
 			  sum.service_ns, max, active);

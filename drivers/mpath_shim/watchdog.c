@@ -13,15 +13,19 @@
  *
  * The watchdog catches what the SCSI timeout does not: I/O that has not
  * even reached the device (a blocked or stalled queue below us) and a path
- * that keeps some I/O waiting while other I/O completes.  Every path keeps
- * the time each in-flight I/O was sent, indexed by its tag
- * (mpath_path.sent_at: one store per I/O, no lock).  While the LUN has I/O
- * in flight, the watchdog looks every MPATH_WATCHDOG_TICK at the paths of
- * its map; a path holding an I/O older than its timeout is failed, so new
- * and waiting I/O goes to the other paths at most one tick after the
- * timeout.  The I/O already on the hung path cannot be taken back (a late
- * write could land after a newer one); it ends when the SCSI layer aborts
- * it, and if it fails it is sent again on another path.
+ * that keeps some I/O waiting while other I/O completes.  No time is
+ * stored per I/O: a path counts its I/O in flight in two generations
+ * (mpath_path.inflight, inflight.h: the one atomic add per I/O it makes
+ * anyway), which the watchdog ages.  While the LUN has I/O in flight, the
+ * watchdog looks every MPATH_WATCHDOG_TICK at the paths of its map: where
+ * the older generation has emptied it starts a new one, and a path whose
+ * older generation began longer than its timeout ago holds an I/O older
+ * than that and is failed.  So new and waiting I/O goes to the other paths
+ * at most two ticks after the timeout (more only while an older I/O waits
+ * too, which is then the one failing the path).  The I/O already on the
+ * hung path cannot be taken back (a late write could land after a newer
+ * one); it ends when the SCSI layer aborts it, and if it fails it is sent
+ * again on another path.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -88,28 +92,16 @@ void mpath_watchdog_arm(struct mpath_lun *lun)
 				   MPATH_WATCHDOG_TICK);
 }
 
-/* jiffies since the oldest I/O in flight on @path was sent, 0 if none. */
-static unsigned long mpath_path_oldest(const struct mpath_path *path,
-				       unsigned long now)
-{
-	unsigned long oldest = 0, sent;
-	unsigned int i;
-
-	for (i = 0; i < path->depth_cap; i++) {
-		sent = READ_ONCE(path->sent_at[i]);
-		if (sent && time_after(now, sent) && now - sent > oldest)
-			oldest = now - sent;
-	}
-	return oldest;
-}
-
 /*
  * Does @path hold an I/O older than its timeout?  The prober does not
- * reinstate such a path: it would only be failed again.
+ * reinstate such a path: it would only be failed again.  Its ticks age the
+ * path's I/O while the path is out of the map, where the watchdog does not
+ * look.
  */
-bool mpath_path_hung(const struct mpath_path *path)
+bool mpath_path_hung(struct mpath_path *path)
 {
-	return mpath_path_oldest(path, jiffies) > mpath_path_timeout(path);
+	return mpath_inflight_tick(&path->inflight, jiffies) >
+	       mpath_path_timeout(path);
 }
 
 void mpath_watchdog_work(struct work_struct *work)
@@ -126,15 +118,15 @@ void mpath_watchdog_work(struct work_struct *work)
 	map = rcu_dereference(lun->map);
 	for (i = 0; map && i < map->nr; i++) {
 		path = map->paths[i];
-		if (!atomic_read(&path->nr_active))
+		age = mpath_inflight_tick(&path->inflight, now);
+		if (!mpath_path_inflight(path))
 			continue;
 		busy = true;
-		age = mpath_path_oldest(path, now);
 		timeout = mpath_path_timeout(path);
 		if (age <= timeout || !mpath_path_usable(path))
 			continue;
 		sdev_printk(KERN_WARNING, path->sdev,
-			    "mpath_shim: mpath%d: an I/O has waited %u ms on this lunpath, io_timeout %u ms\n",
+			    "mpath_shim: mpath%d: an I/O has waited over %u ms on this lunpath, io_timeout %u ms\n",
 			    lun->name->index, jiffies_to_msecs(age),
 			    jiffies_to_msecs(timeout));
 		/* One watchdog runs per LUN at a time: the only writer. */

@@ -23,6 +23,7 @@
 
 #include <mpath_shim/alua.h>
 #include <mpath_shim/compat.h>
+#include <mpath_shim/inflight.h>
 #include <mpath_shim/names.h>
 #include <mpath_shim/patherr.h>
 #include <mpath_shim/policy.h>
@@ -389,7 +390,8 @@ struct mpath_lun {
  *		for none; its HBA's unless the administrator set it
  * @locality_set: @locality was set by the administrator
  * @weight:	share of I/O under weighted_rr, 1..MPATH_WEIGHT_MAX
- * @nr_active:	I/Os in flight on the path (tags in use)
+ * @inflight:	I/Os in flight on the path (tags in use), by age
+ *		generation (inflight.h; aged by the LUN's watchdog)
  * @active_bytes: their bytes, counted for load-tracking policies
  * @cost:	EWMA of the time an I/O took per KiB queued ahead of it, in
  *		ns (service_time); 0 until measured
@@ -404,13 +406,11 @@ struct mpath_lun {
  * @vendor:	INQUIRY vendor, for max_q_depth rules
  * @model:	INQUIRY product
  * @max_outstanding: most I/Os seen in flight at once
- * @busy_since:	when @nr_active last went from 0 to 1
+ * @busy_since:	when @inflight last went from 0 to 1
  * @flap_start:	jiffies when the current flap window began
  * @flaps:	failures in that window
  * @held_until:	jiffies until which a HELD path is not probed
  *		(the three under mpath_shim.lock)
- * @sent_at:	jiffies each in-flight I/O was sent, by tag; 0 for a free
- *		tag (@depth_cap entries; watchdog.c)
  * @io_timeout:	seconds, set on this lunpath, 0 for none; under
  *		mpath_shim.lock
  * @dev_timeout: the device's own command timeout (jiffies) while ours is
@@ -458,7 +458,7 @@ struct mpath_path {
 	unsigned int		weight;
 
 	/* Written per I/O by every CPU: a cache line apart from the rest. */
-	atomic_t		nr_active ____cacheline_aligned_in_smp;
+	struct mpath_inflight	inflight ____cacheline_aligned_in_smp;
 	unsigned int		max_outstanding;
 	atomic64_t		active_bytes;
 	u64			cost;
@@ -478,7 +478,6 @@ struct mpath_path {
 	unsigned long		flap_start;
 	unsigned int		flaps;
 	unsigned long		held_until;
-	unsigned long		*sent_at;
 	unsigned int		io_timeout;
 	unsigned int		dev_timeout;
 	unsigned long		io_timeouts;
@@ -503,6 +502,7 @@ struct mpath_path {
  * @path_errors: path errors it had since @first_error
  * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
+ * @gen:	the generation of path->inflight it joined
  * @tag:	the path tag it holds while in flight
  * @queued_ns:	when it entered the host queue, 0 if it never did
  * @bytes:	size of the I/O
@@ -516,6 +516,7 @@ struct mpath_io {
 	unsigned long		start;
 	bool			spent;
 	bool			counted;
+	u8			gen;
 	int			tag;
 	unsigned int		path_errors;
 	unsigned long		first_error;
@@ -564,6 +565,12 @@ static inline bool mpath_path_usable(const struct mpath_path *path)
 {
 	return READ_ONCE(path->state) == MPATH_PATH_ACTIVE &&
 	       !test_bit(MPATH_PATH_IO_ERR, &path->flags);
+}
+
+/* I/Os in flight on @path.  Lockless. */
+static inline unsigned int mpath_path_inflight(const struct mpath_path *path)
+{
+	return mpath_inflight_read(&path->inflight);
 }
 
 /* The LUN gave up waiting for a path: I/O without one fails.  Lockless. */
@@ -629,7 +636,7 @@ unsigned int mpath_path_io_timeout(const struct mpath_path *path);
 void mpath_path_apply_timeout(struct mpath_path *path);
 void mpath_path_restore_timeout(struct mpath_path *path);
 void mpath_watchdog_arm(struct mpath_lun *lun);
-bool mpath_path_hung(const struct mpath_path *path);
+bool mpath_path_hung(struct mpath_path *path);
 void mpath_watchdog_work(struct work_struct *work);
 
 /* io.c */

@@ -10,7 +10,8 @@
  * and it may keep per-CPU state (->pcpu_size bytes per CPU per LUN, zeroed).
  * Nothing a policy touches per I/O may be shared between CPUs unless its
  * flags ask for load tracking, where the core keeps the chosen path's
- * nr_active, active_bytes and cost up to date.
+ * I/Os in flight (mpath_path_inflight()), active_bytes and cost up to
+ * date.
  */
 #ifndef _MPATH_SHIM_POLICY_H
 #define _MPATH_SHIM_POLICY_H
@@ -21,7 +22,7 @@
 struct mpath_path;
 struct mpath_path_map;
 
-/* The core tracks nr_active, active_bytes and cost of each lunpath. */
+/* The core tracks active_bytes and cost of each lunpath. */
 #define MPATH_PS_TRACK_LOAD	BIT(0)
 /* No failover: when the policy finds no path, the I/O waits. */
 #define MPATH_PS_NO_FAILOVER	BIT(1)
