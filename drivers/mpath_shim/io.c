@@ -228,6 +228,7 @@ static void mpath_clone_renew(struct mpath_io *io)
 	bio_reset(clone, orig->bi_bdev, orig->bi_opf);
 	bio_set_flag(clone, BIO_CLONED);
 	clone->bi_ioprio = orig->bi_ioprio;
+	mpath_bio_clone_hints(clone, orig);
 	clone->bi_iter = orig->bi_iter;
 	clone->bi_io_vec = orig->bi_io_vec;
 	bio_clone_blkg_association(clone, orig);

@@ -136,6 +136,20 @@ static inline int mpath_call_getgeo(const struct block_device_operations *fops,
 }
 #endif
 
+/*
+ * What bio_alloc_clone() copies besides the shim's own fields: the write
+ * lifetime hint (6.9) and write stream (6.16) of the original.
+ */
+static inline void mpath_bio_clone_hints(struct bio *dst, const struct bio *src)
+{
+#ifdef MPATH_HAVE_BIO_WRITE_HINT
+	dst->bi_write_hint = src->bi_write_hint;
+#endif
+#ifdef MPATH_HAVE_BIO_WRITE_STREAM
+	dst->bi_write_stream = src->bi_write_stream;
+#endif
+}
+
 /* 6.5: BLK_STS_NEXUS was renamed for what it is. */
 #ifndef MPATH_HAVE_BLK_STS_RESV_CONFLICT
 #define BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
