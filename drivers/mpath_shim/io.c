@@ -216,6 +216,19 @@ found:
 static void mpath_clone_end_io(struct bio *clone);
 
 /*
+ * The block layer checks a bio for a split cheaply when it has one page
+ * (bi_vcnt 1), and segment by segment otherwise (to 6.14 at least).  A
+ * clone's bi_vcnt is 0, so every clone was checked again on the path disk
+ * after its original passed on /dev/mpathN: a clone of a one-page original
+ * says so, as the original does (both map the same bvec).
+ */
+static void mpath_clone_pages(struct bio *clone, const struct bio *orig)
+{
+	if (orig->bi_vcnt == 1)
+		clone->bi_vcnt = 1;
+}
+
+/*
  * Make the spent clone of @io new again from its original, for a resend
  * after a path error: what bio_alloc_clone() sets up, on the same bio, so
  * that a failover never allocates.  (/dev/mpathN has no crypto profile:
@@ -225,13 +238,13 @@ static void mpath_clone_renew(struct mpath_io *io)
 {
 	struct bio *clone = &io->clone, *orig = io->orig;
 
-	bio_reset(clone, orig->bi_bdev, orig->bi_opf);
+	bio_reset(clone, NULL, orig->bi_opf);
 	bio_set_flag(clone, BIO_CLONED);
 	clone->bi_ioprio = orig->bi_ioprio;
 	mpath_bio_clone_hints(clone, orig);
 	clone->bi_iter = orig->bi_iter;
 	clone->bi_io_vec = orig->bi_io_vec;
-	bio_clone_blkg_association(clone, orig);
+	mpath_clone_pages(clone, orig);
 }
 
 /* Send @io to @path, whose reference and tag it holds. */
@@ -242,8 +255,14 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 
 	if (unlikely(io->spent))
 		mpath_clone_renew(io);
-	/* The cgroup of the original stays: the clone was associated with it. */
-	bio_set_dev(clone, path->bdev);
+	/*
+	 * The clone has no disk and no cgroup until it has a path: then the
+	 * original's cgroup, on the path disk, in one blkg lookup (not
+	 * bio_set_dev(), which takes the current task's: kblockd's when
+	 * sent from the host queue).
+	 */
+	clone->bi_bdev = path->bdev;
+	bio_clone_blkg_association(clone, io->orig);
 	/* The end of device was checked on /dev/mpathN (the smallest path). */
 	bio_set_flag(clone, BIO_REMAPPED);
 	io->path = path;
@@ -391,8 +410,8 @@ void mpath_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
-	/* With the original's disk: its cgroup association is cloned. */
-	clone = bio_alloc_clone(bio->bi_bdev, bio,
+	/* Without a disk: mpath_send() sets the path's and the cgroup. */
+	clone = bio_alloc_clone(NULL, bio,
 				bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO,
 				&lun->bs);
 	if (unlikely(!clone)) {
@@ -404,6 +423,7 @@ void mpath_submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
+	mpath_clone_pages(clone, bio);
 	io = to_io(clone);
 	io->orig = bio;
 	io->path = NULL;
