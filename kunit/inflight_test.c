@@ -9,10 +9,12 @@
 
 #include <mpath_shim/inflight.h>
 
-enum step_op { END_OF_SCRIPT, SEND, DONE, TICK, AGE };
+enum step_op { END_OF_SCRIPT, SEND, DONE, TICK, AGE, GET };
 
 /*
- * SEND: I/O number @io takes a tag (expect: total in flight after);
+ * SEND: I/O number @io joins (expect: total in flight after); GET: it takes
+ * one of @t tags (expect: total in flight after, 0 if none was free: then
+ * the count is as it was, and what mpath_inflight_get() says is left);
  * DONE: it completes (expect: total left); TICK / AGE: the watchdog's tick,
  * or a look without aging, at jiffies @t (expect: the age).
  */
@@ -73,6 +75,22 @@ static const struct inflight_case inflight_cases[] = {
 		{ TICK, 0, 100, 0 }, { SEND, 0, 0, 1 }, { TICK, 0, 90, 0 },
 		{ TICK, 0, 150, 50 },
 	} },
+	{ "tags: up to the depth, then none until one completes", 0, {
+		{ GET, 0, 2, 1 }, { GET, 1, 2, 2 }, { GET, 2, 2, 0 },
+		{ GET, 2, 2, 0 }, { DONE, 0, 0, 1 }, { GET, 2, 2, 2 },
+		{ DONE, 1, 0, 1 }, { DONE, 2, 0, 0 },
+	} },
+	{ "a lowered depth: I/O above it drains, none joins", 0, {
+		{ GET, 0, 3, 1 }, { GET, 1, 3, 2 }, { GET, 2, 3, 3 },
+		{ GET, 3, 1, 0 }, { DONE, 0, 0, 2 }, { GET, 3, 1, 0 },
+		{ DONE, 1, 0, 1 }, { GET, 3, 1, 0 }, { DONE, 2, 0, 0 },
+		{ GET, 3, 1, 1 },
+	} },
+	{ "a tag taken across a tick leaves the right generation", 0, {
+		{ GET, 0, 1, 1 }, { TICK, 0, 10, 0 }, { GET, 1, 1, 0 },
+		{ TICK, 0, 20, 10 }, { DONE, 0, 0, 0 }, { GET, 1, 1, 1 },
+		{ TICK, 0, 30, 0 }, { TICK, 0, 40, 10 },
+	} },
 };
 
 static void inflight_case_desc(const struct inflight_case *c, char *desc)
@@ -86,9 +104,9 @@ static void inflight_script_test(struct kunit *test)
 	const struct inflight_case *c = test->param_value;
 	struct mpath_inflight f;
 	u8 gen[MAX_IOS] = {};
+	unsigned int i, before, left;
 	const struct step *s;
 	unsigned long got;
-	unsigned int i;
 
 	mpath_inflight_init(&f, c->start);
 	for (i = 0; i < ARRAY_SIZE(c->steps) && c->steps[i].op; i++) {
@@ -99,6 +117,15 @@ static void inflight_script_test(struct kunit *test)
 			break;
 		case DONE:
 			got = mpath_inflight_end(&f, gen[s->io]);
+			break;
+		case GET:
+			before = mpath_inflight_read(&f);
+			got = mpath_inflight_get(&f, &gen[s->io], s->t, &left);
+			if (!got) {
+				KUNIT_EXPECT_EQ_MSG(test, left, before, "step %u", i);
+				KUNIT_EXPECT_EQ_MSG(test, mpath_inflight_read(&f),
+						    before, "step %u", i);
+			}
 			break;
 		case TICK:
 			got = mpath_inflight_tick(&f, s->t);

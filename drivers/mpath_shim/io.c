@@ -8,8 +8,9 @@
  * the RCU-published path map, holding one of that path's tags (at most
  * max_q_depth I/Os are in flight on a path).  Written per I/O: the
  * submitting CPU's policy state (per CPU), and on the chosen path its
- * percpu_ref, a tag, its in-flight count (one atomic, which also ages the
- * I/O for the watchdog: inflight.h) and this CPU's counters.  No lock.
+ * percpu_ref, its in-flight count, which is its tags (one atomic, which
+ * also ages the I/O for the watchdog: inflight.h), and this CPU's
+ * counters.  No lock.
  *
  * The LUN's host queue (the requeue list) holds, first in first out, I/O
  * that found every usable path at its queue depth, I/O that found no usable
@@ -126,15 +127,26 @@ static struct mpath_io *mpath_hq_leave(struct mpath_lun *lun, u64 now)
 	return io;
 }
 
-/* Take a tag of @path; count the I/O in flight on it. */
+/*
+ * Take a tag of @path: count the I/O in flight on it, if fewer than the
+ * path's queue depth are.  The tags are that count, not a bitmap: an I/O
+ * needs no tag number, and the count is the one atomic it updates anyway.
+ * An add that finds the path full is taken back; until then other adds see
+ * one more than there is and fail as if the path were full, so a take-back
+ * that leaves a tag free hands it to the host queue as a completion does
+ * (with a depth of 1 nothing else might).
+ */
 static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 {
-	unsigned int active;
+	unsigned int depth = READ_ONCE(path->depth);
+	unsigned int active, left;
 
-	io->tag = __sbitmap_queue_get(&path->tags);
-	if (io->tag < 0)
+	active = mpath_inflight_get(&path->inflight, &io->gen, depth, &left);
+	if (unlikely(!active)) {
+		if (left < depth && READ_ONCE(path->lun->hq_len))
+			mpath_kick_requeue(path->lun);
 		return false;
-	active = mpath_inflight_start(&path->inflight, &io->gen);
+	}
 	/* 0: a busy period begun with stats off is not counted. */
 	if (active == 1)
 		WRITE_ONCE(path->busy_since,
@@ -144,6 +156,11 @@ static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 	return true;
 }
 
+/*
+ * Give the tag back.  The count's atomic is fully ordered: the tag is free
+ * before the caller reads the host queue's length, which pairs with the
+ * barrier of queue_work() in mpath_kick_requeue() after a waiter is added.
+ */
 static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 			       u64 now)
 {
@@ -154,12 +171,6 @@ static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 		if (since && now > since)
 			this_cpu_add(path->stats->busy_ns, now - since);
 	}
-	/*
-	 * Fully ordered (smp_mb__after_atomic()): the tag is free before the
-	 * caller reads the host queue's length, which pairs with the barrier
-	 * of queue_work() in mpath_kick_requeue() after a waiter is added.
-	 */
-	sbitmap_queue_clear(&path->tags, io->tag, raw_smp_processor_id());
 }
 
 /*

@@ -238,11 +238,9 @@ void mpath_path_apply_depth(struct mpath_path *path)
 	}
 	/* No ramping up past it (track_queue_depth hosts). */
 	path->sdev->max_queue_depth = path->sdev->queue_depth;
-	if (depth != path->depth) {
-		/* The tags were allocated for depth_cap: this only moves the limit. */
-		sbitmap_queue_resize(&path->tags, depth);
-		path->depth = depth;
-	}
+	/* I/O in flight above a lowered depth drains; none is sent meanwhile. */
+	if (depth != path->depth)
+		WRITE_ONCE(path->depth, depth);
 }
 
 /* @path is let go and its device stays: give it its own depth back. */

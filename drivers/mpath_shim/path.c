@@ -354,10 +354,6 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	if (ret)
 		goto out_put;
 	mpath_inflight_init(&path->inflight, jiffies);
-	ret = sbitmap_queue_init_node(&path->tags, path->depth_cap, -1, false,
-				      GFP_KERNEL, NUMA_NO_NODE);
-	if (ret)
-		goto out_put;
 	path->depth = path->depth_cap;
 	snprintf(path->hctl, sizeof(path->hctl), "%u:%u:%u:%llu",
 		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);

@@ -764,8 +764,6 @@ static void mpath_path_release(struct kobject *kobj)
 		kobject_put(&path->hba->kobj);
 	put_device(&path->sdev->sdev_gendev);
 	percpu_ref_exit(&path->ref);
-	if (path->depth)
-		sbitmap_queue_free(&path->tags);
 	free_percpu(path->stats);
 	kfree(path);
 }

@@ -68,6 +68,25 @@ static inline unsigned int mpath_inflight_end(struct mpath_inflight *f, u8 gen)
 							&f->count));
 }
 
+/*
+ * An I/O takes one of the path's @depth tags: it joins the current
+ * generation if fewer than @depth are in flight.  Returns the total with
+ * it, or 0 if the path is full: the add is then taken back, and *@left is
+ * how many were in flight after that (below @depth if one completed in
+ * between, whose tag no one else may have seen free).
+ */
+static inline unsigned int mpath_inflight_get(struct mpath_inflight *f,
+					      u8 *gen, unsigned int depth,
+					      unsigned int *left)
+{
+	unsigned int active = mpath_inflight_start(f, gen);
+
+	if (likely(active <= depth))
+		return active;
+	*left = mpath_inflight_end(f, *gen);
+	return 0;
+}
+
 /* I/Os in flight. */
 static inline unsigned int mpath_inflight_read(const struct mpath_inflight *f)
 {

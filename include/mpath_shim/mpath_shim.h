@@ -16,7 +16,6 @@
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/rcupdate.h>
-#include <linux/sbitmap.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -390,15 +389,14 @@ struct mpath_lun {
  *		for none; its HBA's unless the administrator set it
  * @locality_set: @locality was set by the administrator
  * @weight:	share of I/O under weighted_rr, 1..MPATH_WEIGHT_MAX
- * @inflight:	I/Os in flight on the path (tags in use), by age
- *		generation (inflight.h; aged by the LUN's watchdog)
+ * @inflight:	I/Os in flight on the path, by age generation (inflight.h;
+ *		aged by the LUN's watchdog); they are its tags: at most @depth
  * @active_bytes: their bytes, counted for load-tracking policies
  * @cost:	EWMA of the time an I/O took per KiB queued ahead of it, in
  *		ns (service_time); 0 until measured
- * @tags:	one tag per I/O in flight: at most @depth (max_q_depth);
- *		allocated for @depth_cap so that resizing never allocates
  * @max_q_depth: set on this lunpath, 0 for none; under mpath_shim.lock
- * @depth:	the effective max_q_depth; under mpath_shim.lock
+ * @depth:	the effective max_q_depth; written under mpath_shim.lock,
+ *		read per I/O
  * @depth_cap:	the largest allowed: the host's can_queue, at most 4096
  * @device_depth: the device's queue depth when the path was found
  * @device_max_depth: and its max_queue_depth, given back with it
@@ -464,9 +462,6 @@ struct mpath_path {
 	u64			cost;
 	u64			busy_since;
 
-	/* Its own lines: every tag allocation reads the header. */
-	struct sbitmap_queue	tags ____cacheline_aligned_in_smp;
-
 	unsigned int		max_q_depth ____cacheline_aligned_in_smp;
 	unsigned int		depth;
 	unsigned int		depth_cap;
@@ -503,7 +498,6 @@ struct mpath_path {
  * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
  * @gen:	the generation of path->inflight it joined
- * @tag:	the path tag it holds while in flight
  * @queued_ns:	when it entered the host queue, 0 if it never did
  * @bytes:	size of the I/O
  * @ahead:	bytes in flight on the path when it was sent, its own included
@@ -517,7 +511,6 @@ struct mpath_io {
 	bool			spent;
 	bool			counted;
 	u8			gen;
-	int			tag;
 	unsigned int		path_errors;
 	unsigned long		first_error;
 	unsigned int		bytes;
