@@ -131,22 +131,15 @@ static struct mpath_io *mpath_hq_leave(struct mpath_lun *lun, u64 now)
  * Take a tag of @path: count the I/O in flight on it, if fewer than the
  * path's queue depth are.  The tags are that count, not a bitmap: an I/O
  * needs no tag number, and the count is the one atomic it updates anyway.
- * An add that finds the path full is taken back; until then other adds see
- * one more than there is and fail as if the path were full, so a take-back
- * that leaves a tag free hands it to the host queue as a completion does
- * (with a depth of 1 nothing else might).
  */
 static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
 {
-	unsigned int depth = READ_ONCE(path->depth);
-	unsigned int active, left;
+	unsigned int active;
 
-	active = mpath_inflight_get(&path->inflight, &io->gen, depth, &left);
-	if (unlikely(!active)) {
-		if (left < depth && READ_ONCE(path->lun->hq_len))
-			mpath_kick_requeue(path->lun);
+	active = mpath_inflight_get(&path->inflight, &io->gen,
+				    READ_ONCE(path->depth));
+	if (!active)
 		return false;
-	}
 	/* 0: a busy period begun with stats off is not counted. */
 	if (active == 1)
 		WRITE_ONCE(path->busy_since,

@@ -70,21 +70,23 @@ static inline unsigned int mpath_inflight_end(struct mpath_inflight *f, u8 gen)
 
 /*
  * An I/O takes one of the path's @depth tags: it joins the current
- * generation if fewer than @depth are in flight.  Returns the total with
- * it, or 0 if the path is full: the add is then taken back, and *@left is
- * how many were in flight after that (below @depth if one completed in
- * between, whose tag no one else may have seen free).
+ * generation if fewer than @depth are in flight (a compare-and-exchange, so
+ * the count never goes past @depth for a moment, as an add taken back
+ * would).  Returns the total with it, or 0 if the path is full.
  */
 static inline unsigned int mpath_inflight_get(struct mpath_inflight *f,
-					      u8 *gen, unsigned int depth,
-					      unsigned int *left)
+					      u8 *gen, unsigned int depth)
 {
-	unsigned int active = mpath_inflight_start(f, gen);
+	s64 old = atomic64_read(&f->count);
+	s64 new;
 
-	if (likely(active <= depth))
-		return active;
-	*left = mpath_inflight_end(f, *gen);
-	return 0;
+	do {
+		if (mpath_inflight_total(old) >= depth)
+			return 0;
+		*gen = READ_ONCE(f->gen);
+		new = old + mpath_inflight_unit(*gen);
+	} while (!atomic64_try_cmpxchg(&f->count, &old, new));
+	return mpath_inflight_total(new);
 }
 
 /* I/Os in flight. */
