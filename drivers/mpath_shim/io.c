@@ -221,7 +221,7 @@ static void mpath_clone_end_io(struct bio *clone);
 
 /*
  * The block layer checks a bio for a split cheaply when it has one page
- * (bi_vcnt 1), and segment by segment otherwise (to 6.14 at least).  A
+ * (bi_vcnt 1), and segment by segment otherwise (6.1, 6.12).  A
  * clone's bi_vcnt is 0, so every clone was checked again on the path disk
  * after its original passed on /dev/mpathN: a clone of a one-page original
  * says so, as the original does (both map the same bvec).

@@ -239,8 +239,7 @@ void mpath_path_apply_depth(struct mpath_path *path)
 	/* No ramping up past it (track_queue_depth hosts). */
 	path->sdev->max_queue_depth = path->sdev->queue_depth;
 	/* I/O in flight above a lowered depth drains; none is sent meanwhile. */
-	if (depth != path->depth)
-		WRITE_ONCE(path->depth, depth);
+	WRITE_ONCE(path->depth, depth);
 }
 
 /* @path is let go and its device stays: give it its own depth back. */
