@@ -358,9 +358,12 @@ static int __init mpath_shim_init(void)
 		if (ret < 0)
 			goto out_names;
 	}
-	ret = mpath_policies_init();
+	ret = mpath_iocache_init();
 	if (ret)
 		goto out_names;
+	ret = mpath_policies_init();
+	if (ret)
+		goto out_iocache;
 	if (!mpath_policy_find(mpath_default_policy)) {
 		pr_err("default_policy: unknown policy \"%s\"\n",
 		       mpath_default_policy);
@@ -405,6 +408,8 @@ out_wq:
 	destroy_workqueue(mpath_wq);
 out_policies:
 	mpath_policies_exit();
+out_iocache:
+	mpath_iocache_exit();
 out_names:
 	mpath_names_destroy(&mpath_shim.names);
 	return ret;
@@ -422,6 +427,7 @@ static void __exit mpath_shim_exit(void)
 	/* Maps freed with kfree_rcu() are gone before the module is. */
 	rcu_barrier();
 	mpath_policies_exit();
+	mpath_iocache_exit();
 	pr_info("unloaded\n");
 }
 

@@ -58,8 +58,7 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 	struct gendisk *disk;
 	int ret;
 
-	ret = bioset_init(&lun->bs, BIO_POOL_SIZE,
-			  offsetof(struct mpath_io, clone), 0);
+	ret = mpath_io_pool_init(lun);
 	if (ret)
 		goto out;
 	blk_set_stacking_limits(&lim);
@@ -68,7 +67,7 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 	disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
-		goto out_bioset;
+		goto out_io_pool;
 	}
 	disk->fops = &mpath_fops;
 	disk->private_data = lun;
@@ -82,8 +81,8 @@ int mpath_disk_alloc(struct mpath_lun *lun)
 	lun->disk = disk;
 	return 0;
 
-out_bioset:
-	bioset_exit(&lun->bs);
+out_io_pool:
+	mpath_io_pool_exit(lun);
 out:
 	return ret;
 }
@@ -248,5 +247,5 @@ void mpath_disk_remove(struct mpath_lun *lun)
 void mpath_disk_free(struct mpath_lun *lun)
 {
 	put_disk(lun->disk);
-	bioset_exit(&lun->bs);
+	mpath_io_pool_exit(lun);
 }

@@ -3,8 +3,9 @@
  * The I/O path of /dev/mpathN.
  *
  * submit_bio splits the bio to the LUN's limits, starts block-layer
- * accounting, clones it from the LUN's bio_set (the front pad is struct
- * mpath_io) and sends the clone to a lunpath chosen by the LUN's policy from
+ * accounting, takes a context (struct mpath_io, with its clone: this CPU's
+ * cache, else the LUN's mempool, iocache.c), sets the clone up from the
+ * bio and sends it to a lunpath chosen by the LUN's policy from
  * the RCU-published path map, holding one of that path's tags (at most
  * max_q_depth I/Os are in flight on a path).  Written per I/O: the
  * submitting CPU's policy state (per CPU), and on the chosen path its
@@ -21,12 +22,12 @@
  *
  * A clone that fails with a path error (blk_path_error()) reports the error
  * on its path (which stops being chosen; map_work fails it) and goes to the
- * host queue; the same clone is made new again from the original before it
+ * host queue; the same clone is set up again from the original before it
  * is sent again, so waiting and resending never allocate (no deadlock on the
- * bio_set's reserve under memory pressure).  An I/O that keeps failing with
- * path errors on every path (2 per lunpath within 3 probe intervals) ends
- * with its error instead of going round for ever.  Any other error ends the
- * original bio.
+ * LUN's reserve of contexts under memory pressure).  An I/O that keeps
+ * failing with path errors on every path (2 per lunpath within 3 probe
+ * intervals) ends with its error instead of going round for ever.  Any
+ * other error ends the original bio.
  *
  * A REQ_NOWAIT bio (io_uring) never sleeps here: it ends with BLK_STS_AGAIN
  * where another would wait (no clone at once, the host queue) and its
@@ -70,7 +71,7 @@ static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 			this_cpu_inc(lun->stats->errors);
 	}
 	bio_end_io_acct(orig, io->start);
-	bio_put(&io->clone);
+	mpath_io_free(lun, io);
 	bio_endio(orig);
 }
 
@@ -233,22 +234,27 @@ static void mpath_clone_pages(struct bio *clone, const struct bio *orig)
 }
 
 /*
- * Make the spent clone of @io new again from its original, for a resend
- * after a path error: what bio_alloc_clone() sets up, on the same bio, so
- * that a failover never allocates.  (/dev/mpathN has no crypto profile:
- * blk-crypto's fallback took any encryption context off the original.)
+ * Set the clone of @io up for its original: what bio_alloc_clone() does,
+ * on the context's own bio, which no bio_set frees (iocache.c).  A spent
+ * clone is released first: a failover resends it without allocating.
+ * (/dev/mpathN has no crypto profile: blk-crypto's fallback took any
+ * encryption context off the original.  REQ_ALLOC_CACHE is the original's
+ * bio_set's business.)
  */
-static void mpath_clone_renew(struct mpath_io *io)
+static void mpath_clone_init(struct mpath_io *io)
 {
 	struct bio *clone = &io->clone, *orig = io->orig;
 
-	bio_reset(clone, NULL, orig->bi_opf);
+	if (io->spent)
+		bio_uninit(clone);
+	bio_init(clone, NULL, NULL, 0, orig->bi_opf & ~REQ_ALLOC_CACHE);
 	bio_set_flag(clone, BIO_CLONED);
 	clone->bi_ioprio = orig->bi_ioprio;
 	mpath_bio_clone_hints(clone, orig);
 	clone->bi_iter = orig->bi_iter;
 	clone->bi_io_vec = orig->bi_io_vec;
 	mpath_clone_pages(clone, orig);
+	io->spent = false;
 }
 
 /* Send @io to @path, whose reference and tag it holds. */
@@ -258,7 +264,7 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 	struct bio *clone = &io->clone;
 
 	if (unlikely(io->spent))
-		mpath_clone_renew(io);
+		mpath_clone_init(io);
 	/*
 	 * The clone has no disk and no cgroup until it has a path: then the
 	 * original's cgroup, on the path disk, in one blkg lookup (not
@@ -409,16 +415,12 @@ void mpath_submit_bio(struct bio *bio)
 {
 	struct mpath_lun *lun = bio->bi_bdev->bd_disk->private_data;
 	struct mpath_io *io;
-	struct bio *clone;
 
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
-	/* Without a disk: mpath_send() sets the path's and the cgroup. */
-	clone = bio_alloc_clone(NULL, bio,
-				bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO,
-				&lun->bs);
-	if (unlikely(!clone)) {
+	io = mpath_io_alloc(lun, bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO);
+	if (unlikely(!io)) {
 		if (bio->bi_opf & REQ_NOWAIT) {
 			bio_wouldblock_error(bio);
 			return;
@@ -427,11 +429,11 @@ void mpath_submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	mpath_clone_pages(clone, bio);
-	io = to_io(clone);
 	io->orig = bio;
-	io->path = NULL;
 	io->spent = false;
+	/* Without a disk: mpath_send() sets the path's and the cgroup. */
+	mpath_clone_init(io);
+	io->path = NULL;
 	io->path_errors = 0;
 	io->counted = false;
 	io->queued_ns = 0;

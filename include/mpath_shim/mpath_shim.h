@@ -13,6 +13,7 @@
 #include <linux/completion.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/rcupdate.h>
@@ -237,7 +238,8 @@ enum mpath_lun_state {
  *		@limits_lock
  * @stacked:	the paths' limits and features as last applied to @disk
  *		(before the queue validated them); under @limits_lock
- * @bs:		clones, with struct mpath_io as front pad
+ * @io_pool:	its I/Os' contexts when this CPU's cache has none, with its
+ *		own reserve (iocache.c)
  * @requeue_lock: protects @requeue_list
  * @requeue_list: clones waiting for a usable path (struct mpath_io.clone)
  * @requeue_work: dispatches @requeue_list again
@@ -317,7 +319,7 @@ struct mpath_lun {
 	struct mutex		limits_lock;
 	bool			limits_set;
 	struct mpath_disk_limits stacked;
-	struct bio_set		bs;
+	mempool_t		io_pool;
 
 	spinlock_t		requeue_lock;
 	struct bio_list		requeue_list;
@@ -487,7 +489,7 @@ struct mpath_path {
 };
 
 /**
- * struct mpath_io - per-I/O context, the front pad of each clone
+ * struct mpath_io - per-I/O context, with its clone (iocache.c)
  * @orig:	the bio submitted to /dev/mpathN
  * @path:	where the clone was sent, holding a reference on path->ref;
  *		NULL while the clone waits in the requeue list
@@ -631,6 +633,14 @@ void mpath_path_restore_timeout(struct mpath_path *path);
 void mpath_watchdog_arm(struct mpath_lun *lun);
 bool mpath_path_hung(struct mpath_path *path);
 void mpath_watchdog_work(struct work_struct *work);
+
+/* iocache.c */
+struct mpath_io *mpath_io_alloc(struct mpath_lun *lun, gfp_t gfp);
+void mpath_io_free(struct mpath_lun *lun, struct mpath_io *io);
+int mpath_io_pool_init(struct mpath_lun *lun);
+void mpath_io_pool_exit(struct mpath_lun *lun);
+int mpath_iocache_init(void);
+void mpath_iocache_exit(void);
 
 /* io.c */
 void mpath_submit_bio(struct bio *bio);
