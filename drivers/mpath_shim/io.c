@@ -235,8 +235,8 @@ static void mpath_clone_pages(struct bio *clone, const struct bio *orig)
 
 /*
  * Set the clone of @io up for its original: what bio_alloc_clone() does,
- * on the context's own bio, which no bio_set frees (iocache.c).  A spent
- * clone is released first: a failover resends it without allocating.
+ * on the context's own bio, which no bio_set frees (iocache.c).  A failover
+ * releases the spent clone and sets it up again: it never allocates.
  * (/dev/mpathN has no crypto profile: blk-crypto's fallback took any
  * encryption context off the original.  REQ_ALLOC_CACHE is the original's
  * bio_set's business.)
@@ -245,8 +245,6 @@ static void mpath_clone_init(struct mpath_io *io)
 {
 	struct bio *clone = &io->clone, *orig = io->orig;
 
-	if (io->spent)
-		bio_uninit(clone);
 	bio_init(clone, NULL, NULL, 0, orig->bi_opf & ~REQ_ALLOC_CACHE);
 	bio_set_flag(clone, BIO_CLONED);
 	clone->bi_ioprio = orig->bi_ioprio;
@@ -254,7 +252,6 @@ static void mpath_clone_init(struct mpath_io *io)
 	clone->bi_iter = orig->bi_iter;
 	clone->bi_io_vec = orig->bi_io_vec;
 	mpath_clone_pages(clone, orig);
-	io->spent = false;
 }
 
 /* Send @io to @path, whose reference and tag it holds. */
@@ -263,8 +260,10 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 {
 	struct bio *clone = &io->clone;
 
-	if (unlikely(io->spent))
+	if (unlikely(io->spent)) {
+		bio_uninit(clone);
 		mpath_clone_init(io);
+	}
 	/*
 	 * The clone has no disk and no cgroup until it has a path: then the
 	 * original's cgroup, on the path disk, in one blkg lookup (not
@@ -430,9 +429,9 @@ void mpath_submit_bio(struct bio *bio)
 		return;
 	}
 	io->orig = bio;
-	io->spent = false;
 	/* Without a disk: mpath_send() sets the path's and the cgroup. */
 	mpath_clone_init(io);
+	io->spent = false;
 	io->path = NULL;
 	io->path_errors = 0;
 	io->counted = false;
