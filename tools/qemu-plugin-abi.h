@@ -38,6 +38,12 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 		void (*cb)(unsigned int vcpu, void *udata),
 		enum qemu_plugin_cb_flags flags, void *udata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn;
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
+		size_t idx);
+/* QEMU 7.2 to 8.2 (plugin API 1); 9.0 changed it to copy into a buffer */
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 void qemu_plugin_register_atexit_cb(uint64_t id,
 		void (*cb)(uint64_t id, void *udata), void *udata);
