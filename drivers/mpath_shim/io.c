@@ -132,8 +132,10 @@ static struct mpath_io *mpath_hq_leave(struct mpath_lun *lun, u64 now)
  * Take a tag of @path: count the I/O in flight on it, if fewer than the
  * path's queue depth are.  The tags are that count, not a bitmap: an I/O
  * needs no tag number, and the count is the one atomic it updates anyway.
+ * Inline: every I/O takes this, and a call is a return for TCG to look up.
  */
-static bool mpath_path_get_tag(struct mpath_path *path, struct mpath_io *io)
+static __always_inline bool mpath_path_get_tag(struct mpath_path *path,
+						struct mpath_io *io)
 {
 	unsigned int active;
 
@@ -189,7 +191,7 @@ static enum mpath_send mpath_get_path(struct mpath_lun *lun,
 	if (!map || !map->nr)
 		goto out;
 	path = mpath_selector_select(sel, map, numa_node_id(), io->bytes);
-	if (path && percpu_ref_tryget_live(&path->ref)) {
+	if (path && percpu_ref_tryget_live_rcu(&path->ref)) {
 		ret = MPATH_BUSY;
 		if (mpath_path_get_tag(path, io))
 			goto found;
@@ -199,7 +201,8 @@ static enum mpath_send mpath_get_path(struct mpath_lun *lun,
 		goto out;
 	for (i = 0; i < map->nr; i++) {
 		path = map->paths[i];
-		if (!mpath_path_usable(path) || !percpu_ref_tryget_live(&path->ref))
+		if (!mpath_path_usable(path) ||
+		    !percpu_ref_tryget_live_rcu(&path->ref))
 			continue;
 		ret = MPATH_BUSY;
 		if (mpath_path_get_tag(path, io))
@@ -239,9 +242,9 @@ static void mpath_clone_pages(struct bio *clone, const struct bio *orig)
  * releases the spent clone and sets it up again: it never allocates.
  * (/dev/mpathN has no crypto profile: blk-crypto's fallback took any
  * encryption context off the original.  REQ_ALLOC_CACHE is the original's
- * bio_set's business.)
+ * bio_set's business.)  Inline: every I/O sets its clone up once.
  */
-static void mpath_clone_init(struct mpath_io *io)
+static __always_inline void mpath_clone_init(struct mpath_io *io)
 {
 	struct bio *clone = &io->clone, *orig = io->orig;
 

@@ -9,7 +9,6 @@
  * derives from it, so kfree_rcu() frees both.
  */
 
-#include <linux/indirect_call_wrapper.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -90,26 +89,6 @@ void mpath_selector_free(struct mpath_selector *sel)
 		return;
 	free_percpu(sel->pcpu);
 	kfree(sel);
-}
-
-/* Ask @sel's policy for a path of @map; under rcu_read_lock(). */
-struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
-					 const struct mpath_path_map *map,
-					 int node, unsigned int bytes)
-{
-	struct mpath_ps_args args = {
-		.data	= map->policy == sel->policy ? map->ps_data : NULL,
-		.node	= node,
-		.bytes	= bytes,
-	};
-	struct mpath_path *path;
-
-	args.pcpu = get_cpu_ptr(sel->pcpu);
-	/* The default policy without a retpoline. */
-	path = INDIRECT_CALL_1(sel->policy->select, mpath_ps_rr_select,
-				map, &args);
-	put_cpu_ptr(sel->pcpu);
-	return path;
 }
 
 /*

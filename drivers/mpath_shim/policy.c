@@ -94,28 +94,3 @@ void mpath_policies_exit(void)
 	for (i = ARRAY_SIZE(mpath_builtin_policies) - 1; i >= 0; i--)
 		mpath_policy_unregister(mpath_builtin_policies[i]);
 }
-
-/*
- * The next usable path of @paths after *@cursor, advancing the cursor past
- * it; NULL if none is usable.
- */
-struct mpath_path *mpath_ps_rr_next(struct mpath_path * const *paths,
-				    unsigned int nr, unsigned int *cursor)
-{
-	unsigned int i, c = *cursor;
-
-	/* One division when the map changed size, none per I/O. */
-	if (unlikely(c >= nr))
-		c %= nr ?: 1;
-	for (i = 0; i < nr; i++) {
-		struct mpath_path *path = paths[c];
-
-		if (++c == nr)
-			c = 0;
-		if (mpath_path_usable(path)) {
-			*cursor = c;
-			return path;
-		}
-	}
-	return NULL;
-}

@@ -50,16 +50,6 @@ void mpath_stats_reset(struct mpath_stats __percpu *pcpu)
 	}
 }
 
-/* Count an I/O of @ns in its log2 bucket of microseconds. */
-void mpath_lat_account(struct mpath_lat __percpu *lat, int rw, u64 ns)
-{
-	u64 us = ns / NSEC_PER_USEC;
-	unsigned int b = us ? min_t(unsigned int, ilog2(us) + 1,
-				    MPATH_LAT_BUCKETS - 1) : 0;
-
-	this_cpu_inc(lat->hist[rw][b]);
-}
-
 void mpath_lat_reset(struct mpath_lat __percpu *lat)
 {
 	int cpu;

@@ -36,8 +36,6 @@
 
 #include <mpath_shim/mpath_shim.h>
 
-#define MPATH_WATCHDOG_TICK	(HZ / 4)
-
 /* The timeout of @path in jiffies: its device's command timeout. */
 static unsigned long mpath_path_timeout(const struct mpath_path *path)
 {
@@ -82,14 +80,6 @@ void mpath_path_restore_timeout(struct mpath_path *path)
 		blk_queue_rq_timeout(path->sdev->request_queue,
 				     path->dev_timeout);
 	path->dev_timeout = 0;
-}
-
-/* An I/O was sent: make sure the watchdog looks while it is in flight. */
-void mpath_watchdog_arm(struct mpath_lun *lun)
-{
-	if (!delayed_work_pending(&lun->watchdog_work))
-		queue_delayed_work(mpath_health_wq, &lun->watchdog_work,
-				   MPATH_WATCHDOG_TICK);
 }
 
 /*

@@ -9,10 +9,13 @@
 #define _MPATH_SHIM_H
 
 #include <linux/bio.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/jump_label.h>
 #include <linux/completion.h>
 #include <linux/kobject.h>
+#include <linux/log2.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
@@ -562,6 +565,32 @@ static inline bool mpath_path_usable(const struct mpath_path *path)
 	       !test_bit(MPATH_PATH_IO_ERR, &path->flags);
 }
 
+/*
+ * The next usable path of @paths after *@cursor, advancing the cursor past
+ * it; NULL if none is usable.  For policies (round_robin's on every I/O).
+ */
+static inline struct mpath_path *
+mpath_ps_rr_next(struct mpath_path * const *paths, unsigned int nr,
+		 unsigned int *cursor)
+{
+	unsigned int i, c = *cursor;
+
+	/* One division when the map changed size, none per I/O. */
+	if (unlikely(c >= nr))
+		c %= nr ?: 1;
+	for (i = 0; i < nr; i++) {
+		struct mpath_path *path = paths[c];
+
+		if (++c == nr)
+			c = 0;
+		if (mpath_path_usable(path)) {
+			*cursor = c;
+			return path;
+		}
+	}
+	return NULL;
+}
+
 /* I/Os in flight on @path.  Lockless. */
 static inline unsigned int mpath_path_inflight(const struct mpath_path *path)
 {
@@ -627,10 +656,19 @@ extern const struct pr_ops mpath_pr_ops;
 int mpath_pr_join(struct mpath_path *path, struct block_device *bdev);
 
 /* watchdog.c */
+#define MPATH_WATCHDOG_TICK	(HZ / 4)
 unsigned int mpath_path_io_timeout(const struct mpath_path *path);
 void mpath_path_apply_timeout(struct mpath_path *path);
 void mpath_path_restore_timeout(struct mpath_path *path);
-void mpath_watchdog_arm(struct mpath_lun *lun);
+
+/* An I/O was sent: make sure the watchdog looks while it is in flight. */
+static inline void mpath_watchdog_arm(struct mpath_lun *lun)
+{
+	if (!delayed_work_pending(&lun->watchdog_work))
+		queue_delayed_work(mpath_health_wq, &lun->watchdog_work,
+				   MPATH_WATCHDOG_TICK);
+}
+
 bool mpath_path_hung(struct mpath_path *path);
 void mpath_watchdog_work(struct work_struct *work);
 
@@ -661,9 +699,28 @@ struct mpath_path_map *mpath_path_map_build(struct mpath_path * const *paths,
 bool mpath_path_map_has_usable(const struct mpath_path_map *map);
 struct mpath_selector *mpath_selector_alloc(const struct mpath_policy *policy);
 void mpath_selector_free(struct mpath_selector *sel);
-struct mpath_path *mpath_selector_select(const struct mpath_selector *sel,
-					 const struct mpath_path_map *map,
-					 int node, unsigned int bytes);
+
+/* Ask @sel's policy for a path of @map; under rcu_read_lock(). */
+static inline struct mpath_path *
+mpath_selector_select(const struct mpath_selector *sel,
+		      const struct mpath_path_map *map, int node,
+		      unsigned int bytes)
+{
+	struct mpath_ps_args args = {
+		.data	= map->policy == sel->policy ? map->ps_data : NULL,
+		.node	= node,
+		.bytes	= bytes,
+	};
+	struct mpath_path *path;
+
+	args.pcpu = get_cpu_ptr(sel->pcpu);
+	/* The default policy without a retpoline. */
+	path = INDIRECT_CALL_1(sel->policy->select, mpath_ps_rr_select,
+			       map, &args);
+	put_cpu_ptr(sel->pcpu);
+	return path;
+}
+
 void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead);
 
 /* lun.c */
@@ -718,8 +775,18 @@ void mpath_debugfs_lun_remove(struct mpath_lun *lun);
 /* stats.c */
 void mpath_stats_sum(struct mpath_stats __percpu *pcpu, struct mpath_stats *sum);
 void mpath_stats_reset(struct mpath_stats __percpu *pcpu);
-void mpath_lat_account(struct mpath_lat __percpu *lat, int rw, u64 ns);
 void mpath_lat_reset(struct mpath_lat __percpu *lat);
+
+/* Count an I/O of @ns in its log2 bucket of microseconds. */
+static inline void mpath_lat_account(struct mpath_lat __percpu *lat, int rw,
+				     u64 ns)
+{
+	u64 us = div_u64(ns, NSEC_PER_USEC);
+	unsigned int b = us ? min_t(unsigned int, ilog2(us) + 1,
+				    MPATH_LAT_BUCKETS - 1) : 0;
+
+	this_cpu_inc(lat->hist[rw][b]);
+}
 
 /* sysfs.c */
 extern const struct kobj_type mpath_hba_ktype;

@@ -73,10 +73,6 @@ ssize_t mpath_policy_show_all(const struct mpath_policy *current_policy,
 int mpath_policies_init(void);
 void mpath_policies_exit(void);
 
-/* Helpers for policies (policy.c) */
-struct mpath_path *mpath_ps_rr_next(struct mpath_path * const *paths,
-				    unsigned int nr, unsigned int *cursor);
-
 /* round_robin's select(), called directly by the core (the default) */
 struct mpath_path *mpath_ps_rr_select(const struct mpath_path_map *map,
 				      struct mpath_ps_args *args);
