@@ -9,6 +9,11 @@
  * hook, no accounting, no path choice, no failover.  A multipath layer over
  * request-based disks cannot do less per I/O, so the floor's IOPS over the
  * bare disk's is the bound mpath_shim's can reach in the same boot.
+ *
+ * burn_loops and burn_calls add work per bio for calibration ("what does
+ * an instruction, or a call and its return, cost here?"): that many turns
+ * of an empty loop (three instructions each), and that many calls of an
+ * empty function that is not inlined.  Both 0 by default.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -19,14 +24,39 @@ static char *path;
 module_param(path, charp, 0444);
 MODULE_PARM_DESC(path, "the disk under /dev/floor0, e.g. /dev/sdb (no default: required)");
 
+static unsigned int burn_loops;
+module_param(burn_loops, uint, 0444);
+MODULE_PARM_DESC(burn_loops, "turns of an empty loop per bio (default 0)");
+
+static unsigned int burn_calls;
+module_param(burn_calls, uint, 0444);
+MODULE_PARM_DESC(burn_calls, "calls of an empty function per bio (default 0)");
+
 static struct file *floor_bdev_file;
 static struct gendisk *floor_disk;
+
+static noinline void floor_burn_call(void)
+{
+	barrier();
+}
+
+static void floor_burn(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < burn_loops; i++)
+		barrier();
+	for (i = 0; i < burn_calls; i++)
+		floor_burn_call();
+}
 
 static void floor_submit_bio(struct bio *bio)
 {
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
+	if (burn_loops || burn_calls)
+		floor_burn();
 	bio_set_dev(bio, file_bdev(floor_bdev_file));
 	submit_bio_noacct(bio);
 }
