@@ -13,10 +13,15 @@
  * burn_loops and burn_calls add work per bio for calibration ("what does
  * an instruction, or a call and its return, cost here?"): that many turns
  * of an empty loop (three instructions each), and that many calls of an
- * empty function that is not inlined.  Both 0 by default.
+ * empty function that is not inlined.  burn_irqs adds that many interrupt
+ * disable/enable pairs (local_irq_save/restore, as a per-CPU cache takes),
+ * burn_pages reads a byte of that many distinct pages (what a wider
+ * memory footprint per I/O costs where the TLB is refilled often, as
+ * QEMU's software TLB is).  All 0 by default.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
+#include <linux/vmalloc.h>
 
 #include <mpath_shim/compat.h>
 
@@ -32,6 +37,16 @@ static unsigned int burn_calls;
 module_param(burn_calls, uint, 0444);
 MODULE_PARM_DESC(burn_calls, "calls of an empty function per bio (default 0)");
 
+static unsigned int burn_irqs;
+module_param(burn_irqs, uint, 0444);
+MODULE_PARM_DESC(burn_irqs, "interrupt disable/enable pairs per bio (default 0)");
+
+#define FLOOR_BURN_PAGES_MAX	1024
+static unsigned int burn_pages;
+module_param(burn_pages, uint, 0444);
+MODULE_PARM_DESC(burn_pages, "distinct pages read per bio, at most 1024 (default 0)");
+
+static u8 *floor_burn_buf;
 static struct file *floor_bdev_file;
 static struct gendisk *floor_disk;
 
@@ -48,6 +63,15 @@ static void floor_burn(void)
 		barrier();
 	for (i = 0; i < burn_calls; i++)
 		floor_burn_call();
+	for (i = 0; i < burn_irqs; i++) {
+		unsigned long flags;
+
+		local_irq_save(flags);
+		barrier();
+		local_irq_restore(flags);
+	}
+	for (i = 0; i < burn_pages; i++)
+		(void)READ_ONCE(floor_burn_buf[(size_t)i * PAGE_SIZE]);
 }
 
 static void floor_submit_bio(struct bio *bio)
@@ -55,7 +79,7 @@ static void floor_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
-	if (burn_loops || burn_calls)
+	if (burn_loops || burn_calls || burn_irqs || burn_pages)
 		floor_burn();
 	bio_set_dev(bio, file_bdev(floor_bdev_file));
 	submit_bio_noacct(bio);
@@ -73,8 +97,13 @@ static int __init floor_init(void)
 	dev_t devt;
 	int ret;
 
-	if (!path)
+	if (!path || burn_pages > FLOOR_BURN_PAGES_MAX)
 		return -EINVAL;
+	if (burn_pages) {
+		floor_burn_buf = vzalloc((size_t)burn_pages * PAGE_SIZE);
+		if (!floor_burn_buf)
+			return -ENOMEM;
+	}
 	ret = lookup_bdev(path, &devt);
 	if (ret)
 		goto out;
@@ -109,6 +138,7 @@ out_disk:
 out_bdev:
 	bdev_fput(floor_bdev_file);
 out:
+	vfree(floor_burn_buf);
 	pr_err("remap_floor: %s: error %d\n", path ? path : "path= not given", ret);
 	return ret;
 }
@@ -118,6 +148,7 @@ static void __exit floor_exit(void)
 	del_gendisk(floor_disk);
 	put_disk(floor_disk);
 	bdev_fput(floor_bdev_file);
+	vfree(floor_burn_buf);
 }
 
 module_init(floor_init);
