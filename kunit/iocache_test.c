@@ -6,6 +6,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 
 #include <mpath_shim/iocache.h>
 
@@ -80,41 +82,47 @@ static void iocache_script_test(struct kunit *test)
 {
 	const struct iocache_case *c = test->param_value;
 	struct mpath_io_free objs[NR_OBJS];
-	struct mpath_io_cache cache = {};
+	struct mpath_io_cache __percpu *pc;
+	struct mpath_io_cache *cache;
 	const struct step *s;
-	unsigned int i;
-	void *got;
-	int which;
+	unsigned int i, nr;
+	int got, which;
+	void *obj;
 
+	pc = alloc_percpu(struct mpath_io_cache);
+	KUNIT_ASSERT_NOT_NULL(test, pc);
+	/* The script runs on one CPU's cache, each step as the driver's do. */
+	migrate_disable();
+	cache = this_cpu_ptr(pc);
 	for (i = 0; i < ARRAY_SIZE(c->steps) && c->steps[i].op; i++) {
 		s = &c->steps[i];
+		preempt_disable();
 		switch (s->op) {
 		case PUSH:
-			KUNIT_EXPECT_EQ_MSG(test,
-				(int)mpath_io_cache_push(&cache, &objs[s->obj],
-							 CACHE_MAX),
-				s->expect, "step %u", i);
+			got = mpath_io_cache_push(pc, &objs[s->obj], CACHE_MAX);
 			break;
 		case POP:
-			got = mpath_io_cache_pop(&cache);
-			which = got ? (int)((struct mpath_io_free *)got - objs) :
-				      NONE;
-			KUNIT_EXPECT_EQ_MSG(test, which, s->expect, "step %u", i);
+			obj = mpath_io_cache_pop(pc);
+			got = obj ? (int)((struct mpath_io_free *)obj - objs) :
+				    NONE;
 			break;
 		case FREE_TO:
-			KUNIT_EXPECT_EQ_MSG(test,
-				(int)mpath_io_free_to(s->curr, s->min, &cache,
-						      CACHE_MAX),
-				s->expect, "step %u", i);
+			got = mpath_io_free_to(s->curr, s->min,
+					       this_cpu_read(pc->nr), CACHE_MAX);
 			break;
 		default:
-			KUNIT_FAIL(test, "step %u: bad op", i);
+			got = NONE - 1;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, cache.nr, s->nr, "step %u", i);
+		nr = this_cpu_read(pc->nr);
+		preempt_enable();
+		KUNIT_EXPECT_EQ_MSG(test, got, s->expect, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, nr, s->nr, "step %u", i);
 	}
 	/* An empty cache has no head: nothing freed is handed out again. */
-	if (!cache.nr)
-		KUNIT_EXPECT_NULL(test, cache.head);
+	which = !cache->nr && cache->head;
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, which, 0);
+	free_percpu(pc);
 }
 
 static struct kunit_case iocache_test_cases[] = {

@@ -7,8 +7,11 @@
  * slab of the module's, "mpath_io", by way of:
  *
  *  1. this CPU's cache (iocache.h): at most MPATH_IO_CACHE_MAX free
- *     contexts, shared by all LUNs, touched only by its own CPU with
- *     interrupts off (I/O completes in any context);
+ *     contexts, shared by all LUNs, touched only by its own CPU, with
+ *     this-CPU compare-and-exchange, not with interrupts off (an I/O
+ *     completes in any context and frees there; only task context takes,
+ *     which keeps the list free of ABA; submit_bio() from an interrupt,
+ *     which is rare, goes to the mempool);
  *  2. the LUN's mempool: the slab, then MPATH_IO_RESERVE contexts of the
  *     LUN's own, so that under memory pressure a LUN's I/O makes progress
  *     whatever other LUNs hold (what a bio_set per LUN gave before, and what
@@ -33,6 +36,7 @@
 #include <linux/bio.h>
 #include <linux/mempool.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 
 #include <mpath_shim/mpath_shim.h>
@@ -50,12 +54,13 @@ static DEFINE_PER_CPU(struct mpath_io_cache, mpath_io_caches);
 /* A context for an I/O of @lun: @gfp as for mempool_alloc(). */
 struct mpath_io *mpath_io_alloc(struct mpath_lun *lun, gfp_t gfp)
 {
-	struct mpath_io *io;
-	unsigned long flags;
+	struct mpath_io *io = NULL;
 
-	local_irq_save(flags);
-	io = mpath_io_cache_pop(this_cpu_ptr(&mpath_io_caches));
-	local_irq_restore(flags);
+	if (likely(in_task())) {
+		preempt_disable();
+		io = mpath_io_cache_pop(&mpath_io_caches);
+		preempt_enable();
+	}
 	if (likely(io))
 		return io;
 	return mempool_alloc(&lun->io_pool, gfp);
@@ -65,20 +70,18 @@ struct mpath_io *mpath_io_alloc(struct mpath_lun *lun, gfp_t gfp)
 void mpath_io_free(struct mpath_lun *lun, struct mpath_io *io)
 {
 	mempool_t *pool = &lun->io_pool;
-	struct mpath_io_cache *c;
-	unsigned long flags;
+	bool kept = false;
 
 	bio_uninit(&io->clone);
-	local_irq_save(flags);
-	c = this_cpu_ptr(&mpath_io_caches);
-	if (mpath_io_free_to(READ_ONCE(pool->curr_nr), pool->min_nr, c,
-			     MPATH_IO_CACHE_MAX) == MPATH_IO_TO_CACHE) {
-		mpath_io_cache_push(c, io, MPATH_IO_CACHE_MAX);
-		local_irq_restore(flags);
-		return;
-	}
-	local_irq_restore(flags);
-	mempool_free(io, pool);
+	preempt_disable();
+	if (mpath_io_free_to(READ_ONCE(pool->curr_nr), pool->min_nr,
+			     this_cpu_read(mpath_io_caches.nr),
+			     MPATH_IO_CACHE_MAX) == MPATH_IO_TO_CACHE)
+		kept = mpath_io_cache_push(&mpath_io_caches, io,
+					   MPATH_IO_CACHE_MAX);
+	preempt_enable();
+	if (!kept)
+		mempool_free(io, pool);
 }
 
 int mpath_io_pool_init(struct mpath_lun *lun)
@@ -102,13 +105,16 @@ int __init mpath_iocache_init(void)
 void mpath_iocache_exit(void)
 {
 	struct mpath_io_cache *c;
-	void *io;
+	struct mpath_io_free *f;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(&mpath_io_caches, cpu);
-		while ((io = mpath_io_cache_pop(c)))
-			kmem_cache_free(mpath_io_slab, io);
+		while ((f = c->head)) {
+			c->head = f->next;
+			kmem_cache_free(mpath_io_slab, f);
+		}
+		c->nr = 0;
 	}
 	kmem_cache_destroy(mpath_io_slab);
 }
