@@ -3,7 +3,7 @@
  * The I/O path of /dev/mpathN.
  *
  * submit_bio splits the bio to the LUN's limits, starts block-layer
- * accounting, takes a context (struct mpath_io, with its clone: this CPU's
+ * accounting (unless /dev/mpathN's queue/iostats is 0), takes a context (struct mpath_io, with its clone: this CPU's
  * cache, else the LUN's mempool, iocache.c), sets the clone up from the
  * bio and sends it to a lunpath chosen by the LUN's policy from
  * the RCU-published path map, holding one of that path's tags (at most
@@ -70,7 +70,8 @@ static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 		if (mpath_stats_on() && status != BLK_STS_AGAIN)
 			this_cpu_inc(lun->stats->errors);
 	}
-	bio_end_io_acct(orig, io->start);
+	if (io->acct)
+		bio_end_io_acct(orig, io->start);
 	mpath_io_free(lun, io);
 	bio_endio(orig);
 }
@@ -440,7 +441,10 @@ void mpath_submit_bio(struct bio *bio)
 	io->counted = false;
 	io->queued_ns = 0;
 	io->bytes = bio->bi_iter.bi_size;
-	io->start = bio_start_io_acct(bio);
+	/* queue/iostats 0: not in /proc/diskstats, as NVMe's multipath head. */
+	io->acct = blk_queue_io_stat(lun->disk->queue);
+	if (io->acct)
+		io->start = bio_start_io_acct(bio);
 	mpath_dispatch(lun, io);
 }
 

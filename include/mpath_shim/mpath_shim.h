@@ -496,7 +496,9 @@ struct mpath_path {
  * @orig:	the bio submitted to /dev/mpathN
  * @path:	where the clone was sent, holding a reference on path->ref;
  *		NULL while the clone waits in the requeue list
- * @start:	bio_start_io_acct() time of @orig
+ * @start:	bio_start_io_acct() time of @orig, if @acct
+ * @acct:	@orig is in /dev/mpathN's I/O statistics (queue/iostats was
+ *		on when it was submitted)
  * @spent:	the clone was submitted once; it is made new again from
  *		@orig before it is sent again
  * @path_errors: path errors it had since @first_error
@@ -513,6 +515,7 @@ struct mpath_io {
 	struct bio		*orig;
 	struct mpath_path	*path;
 	unsigned long		start;
+	bool			acct;
 	bool			spent;
 	bool			counted;
 	u8			gen;
