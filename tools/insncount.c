@@ -28,9 +28,16 @@
  * kernel's instructions in blocks with a "pause": busy waiting (spinning
  * on a contended lock), whose count follows how TCG interleaves the vCPUs
  * more than the work done.  The file's line is then "KERNEL USER LOCKED
- * CLOCK IRQON INDIRECT SPIN", the last five kernel-only; their decoding
- * needs QEMU's plugin API 1 (QEMU 7.2 to 8.2), and they stay 0 on a later
- * one.
+ * CLOCK IRQON INDIRECT SPIN CR3 PAGES", the last seven kernel-only (CR3:
+ * loads of CR3; PAGES: below); their decoding needs QEMU's plugin API 1
+ * (QEMU 7.2 to 8.2), and they stay 0 on a later one.
+ *
+ * With the argument pages=1, also the pages the kernel touches afresh: an
+ * access to a page not touched since the vCPU last loaded CR3 (which
+ * empties QEMU's software TLB: each such access is a TLB refill, a page
+ * walk in C) counts one.  It is a model, not QEMU's TLB (no capacity,
+ * no other flush), and it slows every kernel memory access: off by
+ * default (PAGES stays 0).
  *
  * Built by scripts/bench (gcc -shared); QEMU must have plugins enabled
  * (Debian's does).  The part of QEMU's plugin ABI it uses is declared in
@@ -54,12 +61,22 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 #define KERNEL_START 0xffff800000000000ULL
 
 /* Kernel instructions TCG pays extra for (see above) */
-enum { EV_LOCKED, EV_CLOCK, EV_IRQON, EV_INDIRECT, NR_EV };
+enum { EV_LOCKED, EV_CLOCK, EV_IRQON, EV_INDIRECT, EV_CR3, NR_EV };
+
+/* The pages model: a direct-mapped table per vCPU, big enough to be exact */
+#define PAGE_SLOTS	(1u << 16)
+struct page_slot {
+	uint64_t page;
+	uint64_t gen;
+};
 
 struct vcpu_count {
 	_Alignas(64) uint64_t insns[2];	/* [0] user, [1] kernel; written by the vCPU's thread only */
 	uint64_t ev[NR_EV];		/* kernel; the same */
 	uint64_t spin;			/* kernel, in blocks with a pause; the same */
+	uint64_t pages;			/* pages=1: fresh pages; the same */
+	uint64_t gen;			/* pages=1: CR3 loads so far; the same */
+	struct page_slot *slots;	/* pages=1: PAGE_SLOTS of them */
 };
 
 /* A kernel block as translated (a block translated again gets another) */
@@ -77,6 +94,7 @@ static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vcpu_count *counts;
 static int nr_vcpus;
 static bool decode;	/* the plugin API lets us read instruction bytes */
+static bool pages;	/* count fresh pages (pages=1) */
 static const char *out_path;
 static char tmp_path[4096], req_path[4096], prof_path[4096], prof_tmp[4096];
 static bool stopping;	/* atomic: set at exit, read by the publisher */
@@ -114,6 +132,35 @@ static void kernel_tb_exec(unsigned int vcpu, void *udata)
 		c = &counts[vcpu].spin;
 		__atomic_store_n(c, *c + b->n, __ATOMIC_RELAXED);
 	}
+}
+
+/* pages=1: a kernel access to @vaddr; fresh if not seen since the last CR3 load */
+static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	struct vcpu_count *v;
+	struct page_slot *s;
+	uint64_t page = vaddr >> 12;
+
+	(void)info;
+	(void)udata;
+	if (vcpu >= (unsigned int)nr_vcpus)
+		return;
+	v = &counts[vcpu];
+	s = &v->slots[(page ^ (page >> 16)) & (PAGE_SLOTS - 1)];
+	if (s->page == page && s->gen == v->gen)
+		return;
+	s->page = page;
+	s->gen = v->gen;
+	__atomic_store_n(&v->pages, v->pages + 1, __ATOMIC_RELAXED);
+}
+
+/* pages=1: a CR3 load: every page is fresh again */
+static void cr3_load(unsigned int vcpu, void *udata)
+{
+	(void)udata;
+	if (vcpu < (unsigned int)nr_vcpus)
+		counts[vcpu].gen++;
 }
 
 /* Is it a pause (rep nop), the body of every busy-wait loop? */
@@ -164,6 +211,8 @@ static int classify(const uint8_t *p, size_t len)
 			return EV_CLOCK;
 		if (i + 2 < len && p[i + 1] == 0x01 && p[i + 2] == 0xf9)	/* rdtscp */
 			return EV_CLOCK;
+		if (i + 2 < len && p[i + 1] == 0x22 && ((p[i + 2] >> 3) & 7) == 3)
+			return EV_CR3;	/* mov to CR3 */
 		return -1;
 	}
 	return -1;
@@ -199,6 +248,13 @@ static void tb_trans(uint64_t id, struct qemu_plugin_tb *tb)
 			b->ev[ev]++;
 		if (is_pause(p, len))
 			b->spin = true;
+		if (pages && ev == EV_CR3)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, cr3_load,
+					QEMU_PLUGIN_CB_NO_REGS, NULL);
+		if (pages)
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_access,
+					QEMU_PLUGIN_CB_NO_REGS,
+					QEMU_PLUGIN_MEM_RW, NULL);
 	}
 	pthread_mutex_lock(&blocks_lock);
 	b->next = blocks;
@@ -236,7 +292,7 @@ static void dump_profile(void)
 
 static void publish(void)
 {
-	uint64_t k = 0, u = 0, spin = 0, ev[NR_EV] = { 0 };
+	uint64_t k = 0, u = 0, spin = 0, pg = 0, ev[NR_EV] = { 0 };
 	FILE *f;
 	int i, e;
 
@@ -246,14 +302,17 @@ static void publish(void)
 		for (e = 0; e < NR_EV; e++)
 			ev[e] += __atomic_load_n(&counts[i].ev[e], __ATOMIC_RELAXED);
 		spin += __atomic_load_n(&counts[i].spin, __ATOMIC_RELAXED);
+		pg += __atomic_load_n(&counts[i].pages, __ATOMIC_RELAXED);
 	}
 	f = fopen(tmp_path, "w");
 	if (!f)
 		return;
-	fprintf(f, "%llu %llu %llu %llu %llu %llu %llu\n", (unsigned long long)k,
-		(unsigned long long)u, (unsigned long long)ev[EV_LOCKED],
+	fprintf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		(unsigned long long)k, (unsigned long long)u,
+		(unsigned long long)ev[EV_LOCKED],
 		(unsigned long long)ev[EV_CLOCK], (unsigned long long)ev[EV_IRQON],
-		(unsigned long long)ev[EV_INDIRECT], (unsigned long long)spin);
+		(unsigned long long)ev[EV_INDIRECT], (unsigned long long)spin,
+		(unsigned long long)ev[EV_CR3], (unsigned long long)pg);
 	if (fclose(f) == 0)
 		rename(tmp_path, out_path);
 }
@@ -286,6 +345,8 @@ int qemu_plugin_install(uint64_t id, const struct qemu_plugin_info *info,
 	for (i = 0; i < argc; i++)
 		if (!strncmp(argv[i], "out=", 4))
 			out_path = argv[i] + 4;
+		else if (!strcmp(argv[i], "pages=1"))
+			pages = true;
 	if (!out_path || !info->system_emulation) {
 		fprintf(stderr, "insncount: needs out=FILE and system emulation\n");
 		return -1;
@@ -300,6 +361,13 @@ int qemu_plugin_install(uint64_t id, const struct qemu_plugin_info *info,
 	if (!counts)
 		return -1;
 	memset(counts, 0, sizeof(*counts) * nr_vcpus);
+	pages = pages && decode;
+	for (i = 0; pages && i < nr_vcpus; i++) {
+		counts[i].slots = calloc(PAGE_SLOTS, sizeof(struct page_slot));
+		if (!counts[i].slots)
+			return -1;
+		counts[i].gen = 1;	/* slots start at gen 0: all fresh */
+	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	if (pthread_create(&thread, NULL, publisher, NULL))

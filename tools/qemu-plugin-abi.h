@@ -45,6 +45,21 @@ struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+/* Memory accesses and single instructions (pages=1 only) */
+typedef uint32_t qemu_plugin_meminfo_t;
+enum qemu_plugin_mem_rw {
+	QEMU_PLUGIN_MEM_R = 1,
+	QEMU_PLUGIN_MEM_W,
+	QEMU_PLUGIN_MEM_RW,
+};
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+		void (*cb)(unsigned int vcpu, qemu_plugin_meminfo_t info,
+			   uint64_t vaddr, void *udata),
+		enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+		void *udata);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+		void (*cb)(unsigned int vcpu, void *udata),
+		enum qemu_plugin_cb_flags flags, void *udata);
 void qemu_plugin_register_atexit_cb(uint64_t id,
 		void (*cb)(uint64_t id, void *udata), void *udata);
 
