@@ -3,15 +3,15 @@
  * The I/O path of /dev/mpathN.
  *
  * submit_bio splits the bio to the LUN's limits, starts block-layer
- * accounting (unless /dev/mpathN's queue/iostats is 0), takes a context (struct mpath_io, with its clone: this CPU's
- * cache, else the LUN's mempool, iocache.c), sets the clone up from the
- * bio and sends it to a lunpath chosen by the LUN's policy from
- * the RCU-published path map, holding one of that path's tags (at most
- * max_q_depth I/Os are in flight on a path).  Written per I/O: the
- * submitting CPU's policy state (per CPU), and on the chosen path its
- * percpu_ref, its in-flight count, which is its tags (one atomic, which
- * also ages the I/O for the watchdog: inflight.h), and this CPU's
- * counters.  No lock.
+ * accounting (unless /dev/mpathN's queue/iostats is 0), takes a context
+ * (struct mpath_io, with its clone: this CPU's cache, else the LUN's
+ * mempool, iocache.c), sets the clone up from the bio and sends it to a
+ * lunpath chosen by the LUN's policy from the RCU-published path map,
+ * holding one of that path's tags (at most max_q_depth I/Os are in flight
+ * on a path).  Written per I/O: the submitting CPU's policy state (per
+ * CPU), and on the chosen path its percpu_ref, its in-flight count, which
+ * is its tags (one atomic, which also ages the I/O for the watchdog:
+ * inflight.h), and this CPU's counters.  No lock.
  *
  * The LUN's host queue (the requeue list) holds, first in first out, I/O
  * that found every usable path at its queue depth, I/O that found no usable
