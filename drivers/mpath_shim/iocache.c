@@ -42,8 +42,13 @@
 #include <mpath_shim/mpath_shim.h>
 #include <mpath_shim/iocache.h>
 
-/* Free contexts a CPU keeps: I/Os completing on it, a burst's worth. */
-#define MPATH_IO_CACHE_MAX	64
+/*
+ * Free contexts a CPU keeps: I/Os completing on it, a burst's worth.  None
+ * with KASAN: a context in the cache is free to us but allocated to the
+ * slab, so a use after free would go unseen.  Freed to the slab (or the
+ * mempool's reserve, which mempool poisons) it is caught.
+ */
+#define MPATH_IO_CACHE_MAX	(IS_ENABLED(CONFIG_KASAN) ? 0 : 64)
 
 /* Contexts each LUN keeps for itself when the slab has none. */
 #define MPATH_IO_RESERVE	BIO_POOL_SIZE
