@@ -637,6 +637,14 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 	} else if (!strcmp(cmd, "disable") || !strcmp(cmd, "force_disable")) {
 		if (path->state == MPATH_PATH_DISABLED)
 			return 0;
+		/*
+		 * sd is unbinding it: its disk is being closed, and the
+		 * detach decides the state it ends in.  A disable now would
+		 * be lost, and an "enable" after it would leave a failed
+		 * path with no disk.
+		 */
+		if (path->state == MPATH_PATH_DETACHING)
+			return -EBUSY;
 		list_for_each_entry(p, &lun->paths, lun_node)
 			if (p != path && mpath_path_usable(p))
 				others++;
