@@ -12,9 +12,11 @@
  * too goes down every active lunpath: only the holder's nexus releases, and
  * which one reserved is not known.  RESERVE, PREEMPT and CLEAR go through
  * one usable lunpath, sent again on another after a path error, as ioctls
- * are.  Of the reservation types, those of all registrants or registrants
- * only suit a multipath LUN: with the others only the holder's nexus may
- * write, and I/O goes down every path.
+ * are; a PREEMPT of the LUN's own key that leaves it registered (a holder
+ * changing the reservation's type) registers it again on every active
+ * lunpath, whose nexuses lost it.  Of the reservation types, those of all
+ * registrants or registrants only suit a multipath LUN: with the others
+ * only the holder's nexus may write, and I/O goes down every path.
  *
  * The LUN remembers the key it registered (pr_key).  A lunpath that becomes
  * usable later, attached or reinstated by the probe, is registered with it
@@ -112,6 +114,46 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 		mpath_path_report_error(path);
 		percpu_ref_put(&path->ref);
 	}
+}
+
+/*
+ * Is @key registered on the LU?  PERSISTENT RESERVE IN, READ KEYS through
+ * @sdev: 1 yes, 0 no, or a negative errno when the LU did not answer.
+ */
+static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
+{
+	u8 cmd[10] = { PERSISTENT_RESERVE_IN, 0 /* READ KEYS */ };
+	struct scsi_sense_hdr sshdr;
+	const struct scsi_exec_args args = { .sshdr = &sshdr };
+	int tries = 3, ret;
+	u32 len, i;
+	u8 *buf;
+
+	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	put_unaligned_be16(MPATH_PR_KEYS_LEN, &cmd[7]);
+	/* A UNIT ATTENTION (a reservation change) is an answer: ask again. */
+	do {
+		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf,
+				       MPATH_PR_KEYS_LEN, 30 * HZ, 3, &args);
+	} while (ret > 0 && scsi_sense_valid(&sshdr) &&
+		 sshdr.sense_key == UNIT_ATTENTION && --tries);
+	if (ret) {
+		ret = ret < 0 ? ret : -EIO;
+		goto out;
+	}
+	len = min_t(u32, get_unaligned_be32(&buf[4]), MPATH_PR_KEYS_LEN - 8);
+	ret = 0;
+	for (i = 0; i + 8 <= len; i += 8) {
+		if (get_unaligned_be64(&buf[8 + i]) == key) {
+			ret = 1;
+			break;
+		}
+	}
+out:
+	kfree(buf);
+	return ret;
 }
 
 /* The active lunpaths of @lun, each with a reference on its ref. */
@@ -262,6 +304,42 @@ static int mpath_pr_release(struct block_device *bdev, u64 key,
 	return ret;
 }
 
+/*
+ * PREEMPT of the LUN's own key went through one lunpath.  With a
+ * reservation held (a holder changing its type), that nexus keeps its
+ * registration and holds the reservation, and every other nexus lost its
+ * own (SPC-4, preempting a persistent reservation); with none, every
+ * registration of the key is gone.  READ KEYS tells which: the key is
+ * registered again on every active lunpath, or forgotten.
+ */
+static void mpath_pr_self_preempted(struct mpath_lun *lun)
+{
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_register, .key = 0, .sa_key = lun->pr_key,
+		.flags = PR_FL_IGNORE_KEY,
+	};
+	struct mpath_path **paths;
+	unsigned int n, i;
+	int ret = -ENODEV;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	n = mpath_pr_active_paths(lun, &paths);
+	for (i = 0; i < n && ret < 0; i++)
+		ret = mpath_pr_key_registered(paths[i]->sdev, lun->pr_key);
+	for (i = 0; i < n; i++)
+		percpu_ref_put(&paths[i]->ref);
+	kfree(paths);
+
+	if (!ret)
+		WRITE_ONCE(lun->pr_key, 0);
+	else if (ret > 0)
+		ret = mpath_pr_all(lun, &c);
+	if (ret < 0)
+		pr_warn("mpath%d: key 0x%llx preempted by this host; cannot tell whether it is still registered, or register it again on every lunpath (%d)\n",
+			lun->name->index, lun->pr_key, ret);
+}
+
 static int mpath_pr_do_preempt(struct block_device *bdev,
 			       const struct pr_ops *ops,
 			       const struct mpath_pr_cmd *c)
@@ -281,9 +359,8 @@ static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
 
 	mutex_lock(&lun->pr_lock);
 	ret = mpath_pr_one(lun, &c, true);
-	/* Preempting our own key removed our registrations. */
-	if (!ret && new_key == lun->pr_key)
-		WRITE_ONCE(lun->pr_key, 0);
+	if (!ret && lun->pr_key && new_key == lun->pr_key)
+		mpath_pr_self_preempted(lun);
 	mutex_unlock(&lun->pr_lock);
 	return ret;
 }
@@ -357,46 +434,6 @@ const struct pr_ops mpath_pr_ops = {
 	.pr_read_reservation = mpath_pr_read_reservation,
 #endif
 };
-
-/*
- * Is @key registered on the LU?  PERSISTENT RESERVE IN, READ KEYS through
- * @sdev: 1 yes, 0 no, or a negative errno when the LU did not answer.
- */
-static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
-{
-	u8 cmd[10] = { PERSISTENT_RESERVE_IN, 0 /* READ KEYS */ };
-	struct scsi_sense_hdr sshdr;
-	const struct scsi_exec_args args = { .sshdr = &sshdr };
-	int tries = 3, ret;
-	u32 len, i;
-	u8 *buf;
-
-	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	put_unaligned_be16(MPATH_PR_KEYS_LEN, &cmd[7]);
-	/* A UNIT ATTENTION (a reservation change) is an answer: ask again. */
-	do {
-		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf,
-				       MPATH_PR_KEYS_LEN, 30 * HZ, 3, &args);
-	} while (ret > 0 && scsi_sense_valid(&sshdr) &&
-		 sshdr.sense_key == UNIT_ATTENTION && --tries);
-	if (ret) {
-		ret = ret < 0 ? ret : -EIO;
-		goto out;
-	}
-	len = min_t(u32, get_unaligned_be32(&buf[4]), MPATH_PR_KEYS_LEN - 8);
-	ret = 0;
-	for (i = 0; i + 8 <= len; i += 8) {
-		if (get_unaligned_be64(&buf[8 + i]) == key) {
-			ret = 1;
-			break;
-		}
-	}
-out:
-	kfree(buf);
-	return ret;
-}
 
 /*
  * @path, whose disk @bdev is open, is about to carry I/O: register the
