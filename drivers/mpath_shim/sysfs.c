@@ -587,23 +587,31 @@ static ssize_t inflight_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 static struct kobj_attribute path_inflight_attr = __ATTR_RO(inflight);
 
+/* @path's busy time at @now, @busy_ns counted and the current period. */
+static u64 mpath_path_busy_ns(struct mpath_path *path, u64 busy_ns, u64 now)
+{
+	u64 since = READ_ONCE(path->busy_since);
+
+	/* 0: a busy period begun with stats off is not counted. */
+	if (mpath_path_inflight(path) && since && now > since)
+		busy_ns += now - since;
+	return busy_ns;
+}
+
 static ssize_t path_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
 	struct mpath_path *path = to_path(kobj);
 	unsigned int active = mpath_path_inflight(path);
-	u64 busy, since = READ_ONCE(path->busy_since), now = ktime_get_ns();
 	struct mpath_stats st;
 
 	mpath_stats_sum(path->stats, &st);
-	busy = st.busy_ns;
-	/* The current busy period counts too (0: begun with stats off). */
-	if (active && since && now > since)
-		busy += now - since;
 	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %u\n",
 			  st.ios[0], st.ios[1], st.bytes[0], st.bytes[1],
-			  st.errors, st.failovers, busy, st.service_ns,
-			  READ_ONCE(path->max_outstanding), active);
+			  st.errors, st.failovers,
+			  mpath_path_busy_ns(path, st.busy_ns, ktime_get_ns()),
+			  st.service_ns, READ_ONCE(path->max_outstanding),
+			  active);
 }
 static struct kobj_attribute path_stat_attr =
 	__ATTR(stat, 0444, path_stat_show, NULL);
@@ -829,9 +837,9 @@ static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			sum.failovers += st.failovers;
 			sum.service_ns += st.service_ns;
 			/* busy: the HBA is busy while any of its paths is */
-			sum.busy_ns = max(sum.busy_ns, st.busy_ns +
-					  (mpath_path_inflight(path) ?
-					   now - READ_ONCE(path->busy_since) : 0));
+			sum.busy_ns = max(sum.busy_ns,
+					  mpath_path_busy_ns(path, st.busy_ns,
+							     now));
 			max += READ_ONCE(path->max_outstanding);
 			active += mpath_path_inflight(path);
 		}
