@@ -317,6 +317,16 @@ static int mpath_path_rank(const struct mpath_path *path)
 }
 
 /*
+ * May I/O go to @path: usable, and its port neither standby, unavailable,
+ * offline nor in transition?  (It is in the map when its rank is the best
+ * present.)
+ */
+bool mpath_path_serves_io(const struct mpath_path *path)
+{
+	return mpath_path_usable(path) && mpath_path_rank(path) >= 0;
+}
+
+/*
  * Build the map of @lun's usable lunpaths for its policy and publish it:
  * those of the best ALUA rank present (optimized, else non-optimized; all,
  * without ALUA).  A LUN that gains a path dispatches its held I/O; one that
@@ -426,22 +436,26 @@ bool mpath_lun_has_path(struct mpath_lun *lun)
 int mpath_lun_set_policy(struct mpath_lun *lun,
 			 const struct mpath_policy *policy)
 {
+	struct mpath_path *path, *best = NULL;
 	struct mpath_selector *sel, *old;
-	struct mpath_path *path;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
 	sel = mpath_selector_alloc(policy);
 	if (!sel)
 		return -ENOMEM;
-	/* path_lockdown locks onto the preferred path, or the first usable. */
+	/*
+	 * path_lockdown locks onto the preferred path, or the first of the
+	 * best ALUA rank that may carry I/O.
+	 */
 	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !lun->preferred) {
 		list_for_each_entry(path, &lun->paths, lun_node) {
-			if (mpath_path_usable(path)) {
-				mpath_lun_set_preferred(lun, path);
-				break;
-			}
+			if (mpath_path_serves_io(path) &&
+			    (!best || mpath_path_rank(path) < mpath_path_rank(best)))
+				best = path;
 		}
+		if (best)
+			mpath_lun_set_preferred(lun, best);
 	}
 	old = rcu_replace_pointer(lun->sel, sel,
 				  lockdep_is_held(&mpath_shim.lock));

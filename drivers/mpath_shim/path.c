@@ -645,11 +645,13 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 		 */
 		if (path->state == MPATH_PATH_DETACHING)
 			return -EBUSY;
+		/* A standby port's lunpath is usable but carries no I/O. */
 		list_for_each_entry(p, &lun->paths, lun_node)
-			if (p != path && mpath_path_usable(p))
+			if (p != path && mpath_path_serves_io(p))
 				others++;
 		/* Like HP-UX: not the last usable path, unless forced. */
-		if (!others && mpath_path_usable(path) && strcmp(cmd, "force_disable"))
+		if (!others && mpath_path_serves_io(path) &&
+		    strcmp(cmd, "force_disable"))
 			return -EBUSY;
 		/* Only while its disk is being let go. */
 		if (!mpath_path_set_state(path, MPATH_PATH_DISABLED))

@@ -2,7 +2,7 @@
 /*
  * path_lockdown (HP-UX): every I/O goes to one lunpath the administrator
  * chose (the LUN's preferred_path; when none is set at the switch, the
- * first usable one).  No failover: with MPATH_PS_NO_FAILOVER the map holds
+ * first usable one of the best ALUA rank).  No failover: with MPATH_PS_NO_FAILOVER the map holds
  * that path alone, so when it fails the LUN has no usable path and I/O
  * waits up to no_path_timeout for it, then fails.
  */

@@ -732,6 +732,7 @@ void mpath_path_apply_depth(struct mpath_path *path);
 void mpath_path_restore_depth(struct mpath_path *path);
 int mpath_set_qd_rules(const char *buf);
 ssize_t mpath_show_qd_rules(char *buf);
+bool mpath_path_serves_io(const struct mpath_path *path);
 void mpath_lun_publish_map(struct mpath_lun *lun);
 bool mpath_lun_has_path(struct mpath_lun *lun);
 bool mpath_lun_set_state(struct mpath_lun *lun, enum mpath_lun_state new);
