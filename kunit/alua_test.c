@@ -260,20 +260,23 @@ static void sense_test(struct kunit *test)
 struct rank_case {
 	u8		state;
 	int		rank;
+	bool		takes_pr;
 	const char	*name;
 };
 
 static const struct rank_case rank_cases[] = {
-	{ SCSI_ACCESS_STATE_OPTIMAL, 0, "active/optimized" },
-	{ SCSI_ACCESS_STATE_OPTIMAL | SCSI_ACCESS_STATE_PREFERRED, 0,
+	{ SCSI_ACCESS_STATE_OPTIMAL, 0, true, "active/optimized" },
+	{ SCSI_ACCESS_STATE_OPTIMAL | SCSI_ACCESS_STATE_PREFERRED, 0, true,
 	  "active/optimized" },
-	{ SCSI_ACCESS_STATE_ACTIVE, 1, "active/non-optimized" },
-	{ SCSI_ACCESS_STATE_LBA, 1, "lba-dependent" },
-	{ SCSI_ACCESS_STATE_STANDBY, -1, "standby" },
-	{ SCSI_ACCESS_STATE_UNAVAILABLE, -1, "unavailable" },
-	{ SCSI_ACCESS_STATE_OFFLINE, -1, "offline" },
-	{ SCSI_ACCESS_STATE_TRANSITIONING, -1, "transitioning" },
-	{ 0x07, -1, "unknown" },
+	{ SCSI_ACCESS_STATE_ACTIVE, 1, true, "active/non-optimized" },
+	{ SCSI_ACCESS_STATE_LBA, 1, true, "lba-dependent" },
+	{ SCSI_ACCESS_STATE_STANDBY, -1, true, "standby" },
+	{ SCSI_ACCESS_STATE_STANDBY | SCSI_ACCESS_STATE_PREFERRED, -1, true,
+	  "standby" },
+	{ SCSI_ACCESS_STATE_UNAVAILABLE, -1, false, "unavailable" },
+	{ SCSI_ACCESS_STATE_OFFLINE, -1, false, "offline" },
+	{ SCSI_ACCESS_STATE_TRANSITIONING, -1, false, "transitioning" },
+	{ 0x07, -1, false, "unknown" },
 };
 
 static void rank_case_desc(const struct rank_case *c, char *desc)
@@ -287,6 +290,7 @@ static void rank_test(struct kunit *test)
 	const struct rank_case *c = test->param_value;
 
 	KUNIT_EXPECT_EQ(test, mpath_alua_rank(c->state), c->rank);
+	KUNIT_EXPECT_EQ(test, mpath_alua_takes_pr(c->state), c->takes_pr);
 	KUNIT_EXPECT_STREQ(test, mpath_alua_state_name(c->state), c->name);
 }
 

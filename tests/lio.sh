@@ -163,3 +163,47 @@ loop_teardown() {
 	modprobe -r tcm_loop target_core_file 2>/dev/null
 	return 0
 }
+
+# Persistent reservations (sg3-utils' sg_persist for what the LU says).
+# pr OP ARGS...: IOC_PR_* on /dev/mpath0 (what blkpr and fence_mpath's
+# kernel path use): register OLD NEW [FLAGS], reserve KEY TYPE, release
+# KEY TYPE, preempt OLD NEW TYPE, clear KEY (linux/pr.h's types).
+pr() {
+	python3 - "$@" <<'PY'
+import fcntl, os, struct, sys
+op, a = sys.argv[1], [int(x, 0) for x in sys.argv[2:]]
+codes = {"register": (0x401870c8, "QQII", lambda: (a[0], a[1], a[2] if len(a) > 2 else 0, 0)),
+         "reserve": (0x401070c9, "QII", lambda: (a[0], a[1], 0)),
+         "release": (0x401070ca, "QII", lambda: (a[0], a[1], 0)),
+         "preempt": (0x401870cb, "QQII", lambda: (a[0], a[1], a[2], 0)),
+         "clear": (0x401070cd, "QII", lambda: (a[0], 0, 0))}
+code, fmt, args = codes[op]
+fd = os.open("/dev/mpath0", os.O_RDWR)
+try:
+    # A SCSI status (6.1) or PR_STS_* (6.5) comes back as a positive value.
+    r = fcntl.ioctl(fd, code, bytearray(struct.pack(fmt, *args())), True)
+except OSError as e:
+    sys.exit("IOC_PR %s: %s" % (op, e.strerror))
+if r:
+    sys.exit("IOC_PR %s: status 0x%x" % (op, r))
+PY
+}
+# A SCSI tool's command, sent again after a unit attention: LIO sets one
+# on each nexus when a reservation is released or preempted, and SG_IO
+# hands it to the caller (sd retries only its own commands).
+ua_retry() {
+	local i out
+	for i in 1 2 3 4 5 6; do
+		out=$("$@" 2>&1) && { echo "$out"; return 0; }
+		echo "$out" | grep -qi "unit attention" || break
+	done
+	echo "$out"
+	return 1
+}
+status() { ua_retry sg_persist -n --in --read-full-status /dev/mpath0; }
+# nkeys KEY: the nexuses of the LU registered with KEY (a regex)
+nkeys() {
+	local s
+	s=$(status) || { echo "READ-FULL-STATUS-failed: $s"; return; }
+	echo "$s" | grep -c "Key=$1\$"
+}

@@ -205,6 +205,17 @@ int mpath_alua_rank(u8 state)
 	}
 }
 
+/*
+ * Does a port in @state take PERSISTENT RESERVE OUT?  In every state that
+ * takes I/O, and in standby (SPC-4, asymmetric access states); not while
+ * unavailable, offline or in transition (NOT READY 04/0C, 04/12, 04/0A).
+ */
+bool mpath_alua_takes_pr(u8 state)
+{
+	return mpath_alua_rank(state) >= 0 ||
+	       (state & SCSI_ACCESS_STATE_MASK) == SCSI_ACCESS_STATE_STANDBY;
+}
+
 /* As the SCSI device's access_state in sysfs names them. */
 const char *mpath_alua_state_name(u8 state)
 {

@@ -317,13 +317,14 @@ static int mpath_path_rank(const struct mpath_path *path)
 }
 
 /*
- * May I/O go to @path: usable, and its port neither standby, unavailable,
- * offline nor in transition?  (It is in the map when its rank is the best
- * present.)
+ * May I/O go to @path: usable, its port neither standby, unavailable,
+ * offline nor in transition, and its nexus has the LUN's reservation key
+ * (pr.c)?  (It is in the map when its rank is the best present.)
  */
 bool mpath_path_serves_io(const struct mpath_path *path)
 {
-	return mpath_path_usable(path) && mpath_path_rank(path) >= 0;
+	return mpath_path_usable(path) && mpath_path_rank(path) >= 0 &&
+	       !test_bit(MPATH_PATH_PR_STALE, &path->flags);
 }
 
 /*
@@ -347,7 +348,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 			      GFP_KERNEL | __GFP_NOFAIL);
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		rank = mpath_path_rank(path);
-		if (!mpath_path_usable(path) || rank < 0 || rank > best)
+		if (!mpath_path_serves_io(path) || rank > best)
 			continue;
 		if (rank < best) {
 			best = rank;

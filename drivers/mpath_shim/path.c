@@ -679,7 +679,7 @@ void mpath_path_probe_work(struct work_struct *work)
 	struct mpath_lun *lun = path->lun;
 	enum mpath_path_state state;
 	struct scsi_sense_hdr sshdr;
-	bool ok, reinstate, verdict, access;
+	bool ok, reinstate, rejoin, verdict, access;
 	int ret;
 
 	mutex_lock(&mpath_shim.lock);
@@ -727,8 +727,10 @@ void mpath_path_probe_work(struct work_struct *work)
 	    state == MPATH_PATH_FAILED)
 		ret = -EIO;
 	reinstate = !ret && state == MPATH_PATH_FAILED;
-	if (reinstate) {
-		/* Held until it is active: see pr.c. */
+	/* Active, out of the map until its nexus has the LUN's key. */
+	rejoin = !ret && state == MPATH_PATH_ACTIVE && mpath_pr_join_due(path);
+	if (reinstate || rejoin) {
+		/* Held until it is active (or back in the map): see pr.c. */
 		mutex_lock(&lun->pr_lock);
 		ret = mpath_pr_join(path, path->bdev);
 	}
@@ -745,8 +747,10 @@ void mpath_path_probe_work(struct work_struct *work)
 		sdev_printk(KERN_INFO, path->sdev,
 			    "mpath_shim: lunpath of mpath%d reinstated\n",
 			    lun->name->index);
+	if (rejoin && !ret)
+		mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
-	if (reinstate)
+	if (reinstate || rejoin)
 		mutex_unlock(&lun->pr_lock);
 }
 

@@ -18,6 +18,13 @@
  * registrants or registrants only suit a multipath LUN: with the others
  * only the holder's nexus may write, and I/O goes down every path.
  *
+ * REGISTER and RELEASE skip a lunpath whose ALUA port refuses reservation
+ * commands (unavailable, offline, in transition): a controller that is down
+ * does not stop a cluster agent from registering.  Every lunpath a REGISTER
+ * missed is marked MPATH_PATH_PR_STALE and joins before it carries I/O; an
+ * active one is out of the map until then (lun.c), and its probe joins it
+ * once its port takes the command.
+ *
  * The LUN remembers the key it registered (pr_key).  A lunpath that becomes
  * usable later, attached or reinstated by the probe, is registered with it
  * (REGISTER AND IGNORE EXISTING KEY) before it carries I/O, so a
@@ -63,6 +70,7 @@ struct mpath_pr_cmd {
 	enum pr_type type;
 	u32	flags;
 	bool	abort;
+	bool	registers;	/* lunpaths it did not reach join later */
 	void	*data;
 };
 
@@ -156,7 +164,20 @@ out:
 	return ret;
 }
 
-/* The active lunpaths of @lun, each with a reference on its ref. */
+/*
+ * May a reservation command go to @path's port now?  Not while it is
+ * unavailable, offline or in transition (ALUA): the port refuses it.
+ */
+static bool mpath_pr_port_ok(const struct mpath_path *path)
+{
+	return !mpath_path_alua(path) ||
+	       mpath_alua_takes_pr(READ_ONCE(path->access_state));
+}
+
+/*
+ * The active lunpaths of @lun whose port takes reservation commands, each
+ * with a reference on its ref.
+ */
 static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 					  struct mpath_path ***pathsp)
 {
@@ -167,7 +188,7 @@ static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
 	if (paths) {
 		list_for_each_entry(path, &lun->paths, lun_node)
-			if (mpath_path_usable(path) &&
+			if (mpath_path_usable(path) && mpath_pr_port_ok(path) &&
 			    percpu_ref_tryget_live(&path->ref))
 				paths[n++] = path;
 	}
@@ -177,10 +198,41 @@ static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 }
 
 /*
- * @c down every active lunpath of @lun.  A lunpath that fails with a path
- * error is failed (it gets the LUN's key when it returns); the LU refusing
- * @c on one stops there, and @c->undo, if any, puts back the ones done.
- * 0 once done on at least one lunpath.
+ * A REGISTER went down @paths (@ok: those it was done on).  Every other
+ * lunpath of @lun missed it: failed, disabled, not attached yet, its port
+ * unavailable, or a path error meanwhile.  Each joins (mpath_pr_join())
+ * before it carries I/O again; an active one is out of the map until then.
+ */
+static void mpath_pr_mark_missed(struct mpath_lun *lun,
+				 struct mpath_path **paths, unsigned int n,
+				 const unsigned long *ok)
+{
+	struct mpath_path *path;
+	bool out = false;
+	unsigned int i;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(path, &lun->paths, lun_node)
+		set_bit(MPATH_PATH_PR_STALE, &path->flags);
+	for_each_set_bit(i, ok, n)
+		clear_bit(MPATH_PATH_PR_STALE, &paths[i]->flags);
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (path->state == MPATH_PATH_ACTIVE &&
+		    test_bit(MPATH_PATH_PR_STALE, &path->flags))
+			out = true;
+	if (out)
+		mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+}
+
+/*
+ * @c down every active lunpath of @lun whose port takes it.  A lunpath
+ * that fails with a path error is failed; the LU refusing @c on one stops
+ * there, and @c->undo, if any, puts back the ones done.  After a REGISTER
+ * (@c->registers), the lunpaths it did not reach join before their next
+ * I/O.  0 once done on at least one lunpath.
  */
 static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 {
@@ -214,6 +266,8 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 			mpath_pr_call(c->undo, paths[i]->bdev, c);
 	} else if (!ret && !done) {
 		ret = -EIO;	/* no active path, or each one failed */
+	} else if (!ret && c->registers) {
+		mpath_pr_mark_missed(lun, paths, n, ok);
 	}
 out:
 	for (i = 0; i < n; i++)
@@ -248,6 +302,7 @@ static int mpath_pr_register(struct block_device *bdev, u64 old_key,
 	struct mpath_pr_cmd c = {
 		.fn = mpath_pr_do_register, .undo = mpath_pr_undo_register,
 		.key = old_key, .sa_key = new_key, .flags = flags,
+		.registers = true,
 	};
 	int ret;
 
@@ -316,7 +371,7 @@ static void mpath_pr_self_preempted(struct mpath_lun *lun)
 {
 	struct mpath_pr_cmd c = {
 		.fn = mpath_pr_do_register, .key = 0, .sa_key = lun->pr_key,
-		.flags = PR_FL_IGNORE_KEY,
+		.flags = PR_FL_IGNORE_KEY, .registers = true,
 	};
 	struct mpath_path **paths;
 	unsigned int n, i;
@@ -436,8 +491,22 @@ const struct pr_ops mpath_pr_ops = {
 };
 
 /*
+ * Should the probe of active @path join it now: it missed a REGISTER (it is
+ * out of the map for that), and its port takes reservation commands again?
+ */
+bool mpath_pr_join_due(const struct mpath_path *path)
+{
+	return test_bit(MPATH_PATH_PR_STALE, &path->flags) &&
+	       mpath_pr_port_ok(path);
+}
+
+/*
  * @path, whose disk @bdev is open, is about to carry I/O: register the
- * LUN's key on its nexus.  0: go ahead; an error: keep it out of service.
+ * LUN's key on its nexus, or, if the LUN unregistered while the nexus
+ * missed it, drop the old key there.  A port that refuses reservation
+ * commands now (unavailable, in transition) carries no I/O either: the
+ * path goes ahead, out of the map, and joins when its probe finds the port
+ * back.  0: go ahead; an error: keep it out of service.
  */
 int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 {
@@ -449,8 +518,20 @@ int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	if (!lun->pr_key || !mpath_path_pr_ops(bdev))
+	if (!mpath_path_pr_ops(bdev) ||
+	    (!lun->pr_key && !test_bit(MPATH_PATH_PR_STALE, &path->flags)))
 		return 0;
+	if (!mpath_pr_port_ok(path)) {
+		set_bit(MPATH_PATH_PR_STALE, &path->flags);
+		return 0;
+	}
+	if (!lun->pr_key) {
+		/* REGISTER AND IGNORE EXISTING KEY with 0: unregistered. */
+		ret = mpath_pr_call(mpath_pr_do_register, bdev, &c);
+		if (ret)
+			goto fail;
+		goto joined;
+	}
 	ret = mpath_pr_key_registered(path->sdev, lun->pr_key);
 	if (ret < 0)
 		goto fail;
@@ -458,11 +539,14 @@ int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 		pr_warn("mpath%d: key 0x%llx is no longer registered on the LU (preempted or cleared): forgotten, not registered on %s\n",
 			lun->name->index, lun->pr_key, path->hctl);
 		WRITE_ONCE(lun->pr_key, 0);
+		clear_bit(MPATH_PATH_PR_STALE, &path->flags);
 		return 0;
 	}
 	ret = mpath_pr_call(mpath_pr_do_register, bdev, &c);
 	if (ret)
 		goto fail;
+joined:
+	clear_bit(MPATH_PATH_PR_STALE, &path->flags);
 	atomic_long_inc(&path->pr_joins);
 	return 0;
 fail:

@@ -78,6 +78,7 @@ int mpath_vpd83_port(const u8 *page, size_t len, int *tpg_id, int *rel_port);
 enum mpath_alua_sense mpath_alua_sense(const struct scsi_sense_hdr *sshdr);
 u8 mpath_alua_sense_state(enum mpath_alua_sense sense);
 int mpath_alua_rank(u8 state);
+bool mpath_alua_takes_pr(u8 state);
 const char *mpath_alua_state_name(u8 state);
 const char *mpath_alua_mode_name(unsigned int tpgs);
 

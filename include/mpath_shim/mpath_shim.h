@@ -112,6 +112,7 @@ enum {
 	MPATH_PATH_CLAIM_WARNED, /* "cannot claim the disk" said once */
 	MPATH_PATH_ALUA_CHECK,	/* its probe decides: access state or failure */
 	MPATH_PATH_RELEASED,	/* the administrator released its LUN */
+	MPATH_PATH_PR_STALE,	/* its nexus missed a REGISTER: joins first */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -376,7 +377,8 @@ struct mpath_lun {
  * @state:	enum mpath_path_state, under mpath_shim.lock (changed only by
  *		mpath_path_set_state()); read locklessly by the I/O path
  * @flags:	MPATH_PATH_IO_ERR: set by an I/O completion or the watchdog
- *		in any context, consumed by the LUN's map_work
+ *		in any context, consumed by the LUN's map_work;
+ *		MPATH_PATH_PR_STALE: set and cleared under the LUN's pr_lock
  * @hctl:	"H:C:T:L", the name of @kobj
  * @bdev_file:	the path's sd disk, opened exclusively with the LUN as
  *		holder; under mpath_shim.lock: set when the attach work
@@ -657,6 +659,7 @@ struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
 /* pr.c */
 extern const struct pr_ops mpath_pr_ops;
 int mpath_pr_join(struct mpath_path *path, struct block_device *bdev);
+bool mpath_pr_join_due(const struct mpath_path *path);
 
 /* watchdog.c */
 #define MPATH_WATCHDOG_TICK	(HZ / 4)
