@@ -33,7 +33,9 @@
  * where another would wait (no clone at once, the host queue) and its
  * caller sends it again from a context that may.  Its clone keeps
  * REQ_NOWAIT, and the path disk's BLK_STS_AGAIN is passed up as it is, not
- * taken for a path error.
+ * taken for a path error.  It enters /dev/mpathN's I/O statistics when it
+ * is sent (or ends otherwise), not when it arrives: one sent back with
+ * BLK_STS_AGAIN is counted once, when its caller submits it again.
  *
  * Clones are charged to the original bio's cgroup on the path disk, as dm
  * does, and are marked BIO_REMAPPED as NVMe does: /dev/mpathN checked the end
@@ -59,6 +61,14 @@ static struct mpath_io *to_io(struct bio *clone)
 	return container_of(clone, struct mpath_io, clone);
 }
 
+/* @io's original enters /dev/mpathN's I/O statistics now (REQ_NOWAIT). */
+static void mpath_io_acct_late(struct mpath_io *io)
+{
+	io->acct_late = false;
+	io->acct = true;
+	io->start = bio_start_io_acct(io->orig);
+}
+
 static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 {
 	struct bio *orig = io->orig;
@@ -70,6 +80,9 @@ static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 		if (mpath_stats_on() && status != BLK_STS_AGAIN)
 			this_cpu_inc(lun->stats->errors);
 	}
+	/* Ended here without a send: counted, unless sent again (AGAIN). */
+	if (unlikely(io->acct_late) && status != BLK_STS_AGAIN)
+		mpath_io_acct_late(io);
 	if (io->acct)
 		bio_end_io_acct(orig, io->start);
 	mpath_io_free(lun, io);
@@ -264,6 +277,8 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 {
 	struct bio *clone = &io->clone;
 
+	if (unlikely(io->acct_late))
+		mpath_io_acct_late(io);
 	if (unlikely(io->spent)) {
 		bio_uninit(clone);
 		mpath_clone_init(io);
@@ -418,6 +433,7 @@ void mpath_submit_bio(struct bio *bio)
 {
 	struct mpath_lun *lun = bio->bi_bdev->bd_disk->private_data;
 	struct mpath_io *io;
+	bool acct;
 
 	bio = bio_split_to_limits(bio);
 	if (!bio)
@@ -442,7 +458,9 @@ void mpath_submit_bio(struct bio *bio)
 	io->queued_ns = 0;
 	io->bytes = bio->bi_iter.bi_size;
 	/* queue/iostats 0: not in /proc/diskstats, as NVMe's multipath head. */
-	io->acct = blk_queue_io_stat(lun->disk->queue);
+	acct = blk_queue_io_stat(lun->disk->queue);
+	io->acct_late = acct && (bio->bi_opf & REQ_NOWAIT);
+	io->acct = acct && !io->acct_late;
 	if (io->acct)
 		io->start = bio_start_io_acct(bio);
 	mpath_dispatch(lun, io);

@@ -501,6 +501,9 @@ struct mpath_path {
  * @start:	bio_start_io_acct() time of @orig, if @acct
  * @acct:	@orig is in /dev/mpathN's I/O statistics (queue/iostats was
  *		on when it was submitted)
+ * @acct_late:	@orig (REQ_NOWAIT) enters them when it is sent or ends: one
+ *		ended with BLK_STS_AGAIN here is submitted again by its
+ *		caller, and counted once, then
  * @spent:	the clone was submitted once; it is made new again from
  *		@orig before it is sent again
  * @path_errors: path errors it had since @first_error
@@ -518,6 +521,7 @@ struct mpath_io {
 	struct mpath_path	*path;
 	unsigned long		start;
 	bool			acct;
+	bool			acct_late;
 	bool			spent;
 	bool			counted;
 	u8			gen;
