@@ -732,7 +732,9 @@ void mpath_path_probe_work(struct work_struct *work)
 	if (reinstate || rejoin) {
 		/* Held until it is active (or back in the map): see pr.c. */
 		mutex_lock(&lun->pr_lock);
-		ret = mpath_pr_join(path, path->bdev);
+		/* A REGISTER may have reached an active one meanwhile. */
+		if (reinstate || mpath_pr_join_due(path))
+			ret = mpath_pr_join(path, path->bdev);
 	}
 	percpu_ref_put(&path->ref);
 

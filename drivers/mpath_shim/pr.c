@@ -214,14 +214,16 @@ static void mpath_pr_mark_missed(struct mpath_lun *lun,
 	lockdep_assert_held(&lun->pr_lock);
 
 	mutex_lock(&mpath_shim.lock);
-	list_for_each_entry(path, &lun->paths, lun_node)
-		set_bit(MPATH_PATH_PR_STALE, &path->flags);
-	for_each_set_bit(i, ok, n)
-		clear_bit(MPATH_PATH_PR_STALE, &paths[i]->flags);
-	list_for_each_entry(path, &lun->paths, lun_node)
-		if (path->state == MPATH_PATH_ACTIVE &&
-		    test_bit(MPATH_PATH_PR_STALE, &path->flags))
-			out = true;
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		for (i = 0; i < n && paths[i] != path; i++)
+			;
+		if (i < n && test_bit(i, ok)) {
+			clear_bit(MPATH_PATH_PR_STALE, &path->flags);
+		} else {
+			set_bit(MPATH_PATH_PR_STALE, &path->flags);
+			out |= path->state == MPATH_PATH_ACTIVE;
+		}
+	}
 	if (out)
 		mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
