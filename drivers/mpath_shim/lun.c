@@ -447,12 +447,16 @@ int mpath_lun_set_policy(struct mpath_lun *lun,
 		return -ENOMEM;
 	/*
 	 * path_lockdown locks onto the preferred path, or the first of the
-	 * best ALUA rank that may carry I/O.
+	 * best ALUA rank that may carry I/O, else the first usable one.
 	 */
 	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !lun->preferred) {
 		list_for_each_entry(path, &lun->paths, lun_node) {
 			if (mpath_path_serves_io(path) &&
 			    (!best || mpath_path_rank(path) < mpath_path_rank(best)))
+				best = path;
+		}
+		list_for_each_entry(path, &lun->paths, lun_node) {
+			if (!best && mpath_path_usable(path))
 				best = path;
 		}
 		if (best)

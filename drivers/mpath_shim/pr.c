@@ -18,12 +18,14 @@
  * registrants or registrants only suit a multipath LUN: with the others
  * only the holder's nexus may write, and I/O goes down every path.
  *
- * REGISTER and RELEASE skip a lunpath whose ALUA port refuses reservation
- * commands (unavailable, offline, in transition): a controller that is down
- * does not stop a cluster agent from registering.  Every lunpath a REGISTER
+ * REGISTER skips a lunpath whose ALUA port refuses reservation commands
+ * (unavailable, offline, in transition): a controller that is down does
+ * not stop a cluster agent from registering.  Every lunpath a REGISTER
  * missed is marked MPATH_PATH_PR_STALE and joins before it carries I/O; an
  * active one is out of the map until then (lun.c), and its probe joins it
- * once its port takes the command.
+ * once its port takes the command.  RELEASE goes to such a port too, and on
+ * to the others past its refusal, which it returns: the holder's nexus may
+ * be behind it.
  *
  * The LUN remembers the key it registered (pr_key).  A lunpath that becomes
  * usable later, attached or reinstated by the probe, is registered with it
@@ -71,6 +73,7 @@ struct mpath_pr_cmd {
 	u32	flags;
 	bool	abort;
 	bool	registers;	/* lunpaths it did not reach join later */
+	bool	every_port;	/* RELEASE: refusing ports too, go on past them */
 	void	*data;
 };
 
@@ -175,11 +178,13 @@ static bool mpath_pr_port_ok(const struct mpath_path *path)
 }
 
 /*
- * The active lunpaths of @lun whose port takes reservation commands, each
- * with a reference on its ref.
+ * The active lunpaths of @lun that have its key (not waiting to join), and
+ * unless @every_port, whose port takes reservation commands; each with a
+ * reference on its ref.
  */
 static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
-					  struct mpath_path ***pathsp)
+					  struct mpath_path ***pathsp,
+					  bool every_port)
 {
 	struct mpath_path **paths, *path;
 	unsigned int n = 0;
@@ -188,7 +193,9 @@ static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
 	if (paths) {
 		list_for_each_entry(path, &lun->paths, lun_node)
-			if (mpath_path_usable(path) && mpath_pr_port_ok(path) &&
+			if (mpath_path_usable(path) &&
+			    !test_bit(MPATH_PATH_PR_STALE, &path->flags) &&
+			    (every_port || mpath_pr_port_ok(path)) &&
 			    percpu_ref_tryget_live(&path->ref))
 				paths[n++] = path;
 	}
@@ -218,7 +225,10 @@ static void mpath_pr_mark_missed(struct mpath_lun *lun,
 		for (i = 0; i < n && paths[i] != path; i++)
 			;
 		if (i < n && test_bit(i, ok)) {
-			clear_bit(MPATH_PATH_PR_STALE, &path->flags);
+			/* Back in the map, if it was out for that. */
+			out |= test_and_clear_bit(MPATH_PATH_PR_STALE,
+						  &path->flags) &&
+			       path->state == MPATH_PATH_ACTIVE;
 		} else {
 			set_bit(MPATH_PATH_PR_STALE, &path->flags);
 			out |= path->state == MPATH_PATH_ACTIVE;
@@ -234,33 +244,36 @@ static void mpath_pr_mark_missed(struct mpath_lun *lun,
  * that fails with a path error is failed; the LU refusing @c on one stops
  * there, and @c->undo, if any, puts back the ones done.  After a REGISTER
  * (@c->registers), the lunpaths it did not reach join before their next
- * I/O.  0 once done on at least one lunpath.
+ * I/O.  A RELEASE (@c->every_port) goes to refusing ports too and on past
+ * a refusal, which it returns: only the holder's nexus releases, and it
+ * may be the one that refused.  0 once done on at least one lunpath.
  */
 static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 {
 	struct mpath_path **paths;
 	unsigned int n, i, done = 0;
 	unsigned long *ok;
-	int ret = 0;
+	int ret = 0, err;
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	n = mpath_pr_active_paths(lun, &paths);
+	n = mpath_pr_active_paths(lun, &paths, c->every_port);
 	ok = bitmap_zalloc(max(n, 1U), GFP_KERNEL);
 	if (!paths || !ok) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		ret = mpath_pr_call(c->fn, paths[i]->bdev, c);
-		if (!ret) {
+		err = mpath_pr_call(c->fn, paths[i]->bdev, c);
+		if (!err) {
 			set_bit(i, ok);
 			done++;
-		} else if (mpath_pr_result_path_error(ret)) {
+		} else if (mpath_pr_result_path_error(err)) {
 			mpath_path_report_error(paths[i]);
-			ret = 0;
 		} else {
-			break;
+			ret = ret ?: err;
+			if (!c->every_port)
+				break;
 		}
 	}
 	if (ret && c->undo) {
@@ -268,9 +281,10 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 			mpath_pr_call(c->undo, paths[i]->bdev, c);
 	} else if (!ret && !done) {
 		ret = -EIO;	/* no active path, or each one failed */
-	} else if (!ret && c->registers) {
-		mpath_pr_mark_missed(lun, paths, n, ok);
 	}
+	/* Unless it was undone (nothing changed), the others join later. */
+	if (c->registers && !(c->undo && ret))
+		mpath_pr_mark_missed(lun, paths, n, ok);
 out:
 	for (i = 0; i < n; i++)
 		percpu_ref_put(&paths[i]->ref);
@@ -352,6 +366,7 @@ static int mpath_pr_release(struct block_device *bdev, u64 key,
 	struct mpath_lun *lun = bdev->bd_disk->private_data;
 	struct mpath_pr_cmd c = {
 		.fn = mpath_pr_do_release, .key = key, .type = type,
+		.every_port = true,
 	};
 	int ret;
 
@@ -381,7 +396,7 @@ static void mpath_pr_self_preempted(struct mpath_lun *lun)
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	n = mpath_pr_active_paths(lun, &paths);
+	n = mpath_pr_active_paths(lun, &paths, false);
 	for (i = 0; i < n && ret < 0; i++)
 		ret = mpath_pr_key_registered(paths[i]->sdev, lun->pr_key);
 	for (i = 0; i < n; i++)
@@ -520,8 +535,11 @@ int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	if (!mpath_path_pr_ops(bdev) ||
-	    (!lun->pr_key && !test_bit(MPATH_PATH_PR_STALE, &path->flags)))
+	if (!mpath_path_pr_ops(bdev)) {
+		clear_bit(MPATH_PATH_PR_STALE, &path->flags);
+		return 0;
+	}
+	if (!lun->pr_key && !test_bit(MPATH_PATH_PR_STALE, &path->flags))
 		return 0;
 	if (!mpath_pr_port_ok(path)) {
 		set_bit(MPATH_PATH_PR_STALE, &path->flags);
@@ -541,6 +559,13 @@ int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 		pr_warn("mpath%d: key 0x%llx is no longer registered on the LU (preempted or cleared): forgotten, not registered on %s\n",
 			lun->name->index, lun->pr_key, path->hctl);
 		WRITE_ONCE(lun->pr_key, 0);
+		c.sa_key = 0;
+		/* A key this nexus kept from before goes too (fenced). */
+		if (test_bit(MPATH_PATH_PR_STALE, &path->flags)) {
+			ret = mpath_pr_call(mpath_pr_do_register, bdev, &c);
+			if (ret)
+				goto fail;
+		}
 		clear_bit(MPATH_PATH_PR_STALE, &path->flags);
 		return 0;
 	}
