@@ -101,9 +101,10 @@ static dev_t mpath_sd_devt(struct scsi_device *sdev)
 
 /*
  * Open @path's sd disk for the LUN, read-write and exclusive with the LUN
- * as holder; NULL if it cannot be used yet.
+ * as holder; NULL if it cannot be used yet, and *@empty if that is because
+ * the disk has no sectors.
  */
-static struct file *mpath_path_open(struct mpath_path *path)
+static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 {
 	struct file *bdev_file;
 	dev_t devt;
@@ -124,6 +125,7 @@ static struct file *mpath_path_open(struct mpath_path *path)
 	if (!bdev_nr_sectors(file_bdev(bdev_file))) {
 		/* Not ready; the probe tries again. */
 		bdev_fput(bdev_file);
+		*empty = true;
 		return NULL;
 	}
 	clear_bit(MPATH_PATH_CLAIM_WARNED, &path->flags);
@@ -180,6 +182,53 @@ out:
 	return ret;
 }
 
+/*
+ * sd reads @path's disk again, then the attach is tried.  On
+ * system_long_wq: it waits for the device lock, which an unbind holds while
+ * it waits for the attach work, and mpath_wq is ordered.
+ */
+static void mpath_path_rescan_work(struct work_struct *work)
+{
+	struct mpath_path *path = container_of(work, struct mpath_path,
+					       rescan_work);
+
+	/* -EWOULDBLOCK: the device is not running; the attach tries again. */
+	scsi_rescan_device(path->sdev);
+	mutex_lock(&mpath_shim.lock);
+	if (path->state == MPATH_PATH_NEW)
+		queue_work(mpath_wq, &path->attach_work);
+	mutex_unlock(&mpath_shim.lock);
+	kobject_put(&path->kobj);
+}
+
+/*
+ * @path's disk has no sectors.  sd reads the capacity when it binds, and
+ * not again: behind a port that was not ready then (an ALUA port
+ * unavailable, offline or in transition, a LU becoming ready) the disk
+ * stays empty and the lunpath unattached after the port comes back.  Once
+ * the port answers TEST UNIT READY, sd is asked to read it again: once,
+ * and again only after the port was seen not ready.  Not from the attach
+ * work itself: sd's unbind waits for that work holding the device lock the
+ * rescan takes.  The work holds a reference on the lunpath; its removal
+ * cancels it or waits for it.
+ */
+static void mpath_path_check_capacity(struct mpath_path *path)
+{
+	struct scsi_sense_hdr sshdr;
+
+	if (scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr)) {
+		clear_bit(MPATH_PATH_RESCANNED, &path->flags);
+		return;
+	}
+	if (test_and_set_bit(MPATH_PATH_RESCANNED, &path->flags))
+		return;
+	sdev_printk(KERN_INFO, path->sdev,
+		    "mpath_shim: the disk has no sectors and the port is ready: capacity read again\n");
+	kobject_get(&path->kobj);
+	if (!queue_work(system_long_wq, &path->rescan_work))
+		kobject_put(&path->kobj);
+}
+
 /* Open the path's disk and make the path usable; on mpath_wq. */
 void mpath_path_attach_work(struct work_struct *work)
 {
@@ -188,7 +237,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	struct mpath_lun *lun = path->lun;
 	struct block_device *bdev;
 	struct file *bdev_file;
-	bool ok;
+	bool ok, empty = false;
 	int ret;
 
 	mutex_lock(&mpath_shim.lock);
@@ -198,7 +247,9 @@ void mpath_path_attach_work(struct work_struct *work)
 	if (!ok)
 		return;
 
-	bdev_file = mpath_path_open(path);
+	bdev_file = mpath_path_open(path, &empty);
+	if (empty)
+		mpath_path_check_capacity(path);
 	/* The disk may belong to another LU by now (sd bound again). */
 	ret = bdev_file ? mpath_path_verify(path) : -ENODEV;
 	if (ret) {
@@ -328,6 +379,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	kobject_init(&path->kobj, &mpath_path_ktype);
 	INIT_LIST_HEAD(&path->lun_node);
 	INIT_WORK(&path->attach_work, mpath_path_attach_work);
+	INIT_WORK(&path->rescan_work, mpath_path_rescan_work);
 	INIT_WORK(&path->probe_work, mpath_path_probe_work);
 	mutex_init(&path->detach_lock);
 	init_completion(&path->drained);
@@ -442,6 +494,9 @@ void mpath_path_remove(struct scsi_device *sdev)
 
 	cancel_work_sync(&path->attach_work);
 	cancel_work_sync(&path->probe_work);
+	/* Not under the device lock here: a running rescan ends. */
+	if (cancel_work_sync(&path->rescan_work))
+		kobject_put(&path->kobj);
 	mpath_path_close(path);
 	/* The device stays (an unload, a release): as it was before us. */
 	mpath_path_restore_depth(path);

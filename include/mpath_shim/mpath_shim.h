@@ -113,6 +113,7 @@ enum {
 	MPATH_PATH_ALUA_CHECK,	/* its probe decides: access state or failure */
 	MPATH_PATH_RELEASED,	/* the administrator released its LUN */
 	MPATH_PATH_PR_STALE,	/* its nexus missed a REGISTER: joins first */
+	MPATH_PATH_RESCANNED,	/* empty disk read again since its port was ready */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -457,6 +458,7 @@ struct mpath_path {
 	struct mutex		detach_lock;
 	struct work_struct	attach_work;
 	struct work_struct	probe_work;
+	struct work_struct	rescan_work;	/* holds a kobj reference */
 
 	int			locality;
 	bool			locality_set;
