@@ -33,7 +33,8 @@
  * where another would wait (no clone at once, the host queue) and its
  * caller sends it again from a context that may.  Its clone keeps
  * REQ_NOWAIT, and the path disk's BLK_STS_AGAIN is passed up as it is, not
- * taken for a path error.  It enters /dev/mpathN's I/O statistics when it
+ * taken for a path error; sent again after a path error, from the host
+ * queue, it goes without (kblockd may sleep, and nobody would resubmit).  It enters /dev/mpathN's I/O statistics when it
  * is sent (or ends otherwise), not when it arrives: one the shim sends back
  * with BLK_STS_AGAIN is counted once, when its caller submits it again
  * (one the path disk sends back was sent, and is counted each time).
@@ -283,6 +284,12 @@ static void mpath_send(struct mpath_lun *lun, struct mpath_io *io,
 	if (unlikely(io->spent)) {
 		bio_uninit(clone);
 		mpath_clone_init(io);
+		/*
+		 * Sent again from the host queue by kblockd, which may sleep
+		 * for a tag: a path disk's BLK_STS_AGAIN would reach a
+		 * submitter that is not there to send it again.
+		 */
+		clone->bi_opf &= ~REQ_NOWAIT;
 	}
 	/*
 	 * The clone has no disk and no cgroup until it has a path: then the
