@@ -183,47 +183,47 @@ out:
 }
 
 /*
- * sd reads @path's disk again, then the attach is tried.  On
- * system_long_wq: it waits for the device lock, which an unbind holds while
- * it waits for the attach work, and mpath_wq is ordered.
- */
-static void mpath_path_rescan_work(struct work_struct *work)
-{
-	struct mpath_path *path = container_of(work, struct mpath_path,
-					       rescan_work);
-
-	/* -EWOULDBLOCK: the device is not running; the attach tries again. */
-	scsi_rescan_device(path->sdev);
-	mutex_lock(&mpath_shim.lock);
-	if (path->state == MPATH_PATH_NEW)
-		queue_work(mpath_wq, &path->attach_work);
-	mutex_unlock(&mpath_shim.lock);
-	kobject_put(&path->kobj);
-}
-
-/*
  * @path's disk has no sectors.  sd reads the capacity when it binds, and
  * not again: behind a port that was not ready then (an ALUA port
  * unavailable, offline or in transition, a LU becoming ready) the disk
  * stays empty and the lunpath unattached after the port comes back.  Once
  * the port answers TEST UNIT READY, sd is asked to read it again: once,
- * and again only after the port was seen not ready.  Not from the attach
- * work itself: sd's unbind waits for that work holding the device lock the
- * rescan takes.  The work holds a reference on the lunpath; its removal
- * cancels it or waits for it.
+ * and again only after the port was seen not ready, the rescan could not
+ * run, or the lunpath attached.  On system_long_wq: the commands may take
+ * long (mpath_wq is ordered), and the rescan waits for the device lock,
+ * which sd's unbind holds while it waits for the attach work.  The work
+ * holds a reference on the lunpath; its removal cancels it or waits for it.
  */
-static void mpath_path_check_capacity(struct mpath_path *path)
+static void mpath_path_rescan_work(struct work_struct *work)
 {
+	struct mpath_path *path = container_of(work, struct mpath_path,
+					       rescan_work);
 	struct scsi_sense_hdr sshdr;
 
 	if (scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr)) {
 		clear_bit(MPATH_PATH_RESCANNED, &path->flags);
-		return;
+		goto out;
 	}
 	if (test_and_set_bit(MPATH_PATH_RESCANNED, &path->flags))
-		return;
+		goto out;
 	sdev_printk(KERN_INFO, path->sdev,
 		    "mpath_shim: the disk has no sectors and the port is ready: capacity read again\n");
+	/* -EWOULDBLOCK: the device is not running; the probe comes back. */
+	if (scsi_rescan_device(path->sdev)) {
+		clear_bit(MPATH_PATH_RESCANNED, &path->flags);
+		goto out;
+	}
+	mutex_lock(&mpath_shim.lock);
+	if (path->state == MPATH_PATH_NEW)
+		queue_work(mpath_wq, &path->attach_work);
+	mutex_unlock(&mpath_shim.lock);
+out:
+	kobject_put(&path->kobj);
+}
+
+/* Each attach of an empty disk: is its port ready now? */
+static void mpath_path_queue_rescan(struct mpath_path *path)
+{
 	kobject_get(&path->kobj);
 	if (!queue_work(system_long_wq, &path->rescan_work))
 		kobject_put(&path->kobj);
@@ -249,7 +249,10 @@ void mpath_path_attach_work(struct work_struct *work)
 
 	bdev_file = mpath_path_open(path, &empty);
 	if (empty)
-		mpath_path_check_capacity(path);
+		mpath_path_queue_rescan(path);
+	/* An empty disk sd binds again later gets a rescan of its own. */
+	if (bdev_file)
+		clear_bit(MPATH_PATH_RESCANNED, &path->flags);
 	/* The disk may belong to another LU by now (sd bound again). */
 	ret = bdev_file ? mpath_path_verify(path) : -ENODEV;
 	if (ret) {

@@ -113,7 +113,7 @@ enum {
 	MPATH_PATH_ALUA_CHECK,	/* its probe decides: access state or failure */
 	MPATH_PATH_RELEASED,	/* the administrator released its LUN */
 	MPATH_PATH_PR_STALE,	/* its nexus missed a REGISTER: joins first */
-	MPATH_PATH_RESCANNED,	/* empty disk read again since its port was ready */
+	MPATH_PATH_RESCANNED,	/* its empty disk was read again since the port was ready */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
