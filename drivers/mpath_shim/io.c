@@ -34,10 +34,11 @@
  * caller sends it again from a context that may.  Its clone keeps
  * REQ_NOWAIT, and the path disk's BLK_STS_AGAIN is passed up as it is, not
  * taken for a path error; sent again after a path error, from the host
- * queue, it goes without (kblockd may sleep, and nobody would resubmit).  It enters /dev/mpathN's I/O statistics when it
- * is sent (or ends otherwise), not when it arrives: one the shim sends back
- * with BLK_STS_AGAIN is counted once, when its caller submits it again
- * (one the path disk sends back was sent, and is counted each time).
+ * queue, it goes without (kblockd may sleep, and nobody would resubmit).
+ * It enters /dev/mpathN's I/O statistics when it is sent (or ends
+ * otherwise), not when it arrives: one the shim sends back with
+ * BLK_STS_AGAIN is counted once, when its caller submits it again (one the
+ * path disk sends back was sent, and is counted each time).
  *
  * Clones are charged to the original bio's cgroup on the path disk, as dm
  * does, and are marked BIO_REMAPPED as NVMe does: /dev/mpathN checked the end
