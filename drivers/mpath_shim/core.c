@@ -69,7 +69,9 @@
  * irq-safe) protects the requeue list.  mpath_wq is ordered: attaching
  * lunpaths, adding disks and removing LUNs never overlap; mpath_health_wq
  * (WQ_MEM_RECLAIM) runs what held I/O waits for: probes, map rebuilds, the
- * no-path timer and the watchdog.
+ * no-path timer and the watchdog.  mpath_holder_wq unlinks the sysfs holder
+ * links of closed lunpath disks, which waits for the LUN disk's open_mutex;
+ * a removal or unbind never does (holder.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -335,6 +337,8 @@ struct workqueue_struct *mpath_wq;
  * may block), map rebuilds after failures, the no-path timer, the watchdog.
  */
 struct workqueue_struct *mpath_health_wq;
+/* Holder unlinks, which wait for a LUN disk's open_mutex (holder.c). */
+struct workqueue_struct *mpath_holder_wq;
 
 /* The block major of /dev/mpathN: minor N, partitions in blkext's. */
 int mpath_major;
@@ -378,10 +382,15 @@ static int __init mpath_shim_init(void)
 					  WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!mpath_health_wq)
 		goto out_wq;
+	/* Flushed by LUN removals on mpath_wq, so it reclaims too. */
+	mpath_holder_wq = alloc_workqueue("mpath_shim_holder",
+					  WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	if (!mpath_holder_wq)
+		goto out_health_wq;
 	/* A major of our own: SCSI tools take 259 (blkext) for NVMe. */
 	ret = register_blkdev(0, "mpath");
 	if (ret < 0)
-		goto out_health_wq;
+		goto out_holder_wq;
 	mpath_major = ret;
 	mpath_debugfs_init();
 	ret = mpath_sysfs_init();
@@ -402,6 +411,8 @@ out_sysfs:
 out_debugfs:
 	mpath_debugfs_exit();
 	unregister_blkdev(mpath_major, "mpath");
+out_holder_wq:
+	destroy_workqueue(mpath_holder_wq);
 out_health_wq:
 	destroy_workqueue(mpath_health_wq);
 out_wq:
@@ -422,6 +433,7 @@ static void __exit mpath_shim_exit(void)
 	mpath_sysfs_exit();
 	mpath_debugfs_exit();
 	unregister_blkdev(mpath_major, "mpath");
+	destroy_workqueue(mpath_holder_wq);
 	destroy_workqueue(mpath_health_wq);
 	destroy_workqueue(mpath_wq);
 	/* Maps freed with kfree_rcu() are gone before the module is. */

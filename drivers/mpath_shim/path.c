@@ -310,11 +310,12 @@ void mpath_path_attach_work(struct work_struct *work)
 			       lun->name->index, ret);
 		}
 	}
-	if (lun->disk_added && !bd_link_disk_holder(bdev, lun->disk)) {
-		path->holder_linked = true;
-		/* udev: the disk is a lunpath now (holders/mpathN). */
+	/* After the publish: an opener may wait for this path (holder.c). */
+	if (lun->disk_added)
+		path->holder = mpath_holder_link(lun, bdev);
+	/* udev: the disk is a lunpath now (holders/mpathN). */
+	if (path->holder)
 		kobject_uevent(&disk_to_dev(bdev->bd_disk)->kobj, KOBJ_CHANGE);
-	}
 	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: %pg is a path of %s\n",
 		    bdev, lun->disk->disk_name);
 }
@@ -355,13 +356,10 @@ static void mpath_path_close(struct mpath_path *path)
 	path->bdev_file = NULL;
 	path->bdev = NULL;
 	mutex_unlock(&mpath_shim.lock);
-	if (path->holder_linked) {
-		bd_unlink_disk_holder(bdev, path->lun->disk);
-		if (tell_udev)
-			kobject_uevent(&disk_to_dev(bdev->bd_disk)->kobj,
-				       KOBJ_CHANGE);
-	}
-	path->holder_linked = false;
+	/* Not here: the unlink waits for the LUN's openers (holder.c). */
+	if (path->holder)
+		mpath_holder_unlink(path->lun, path->holder, tell_udev);
+	path->holder = NULL;
 	bdev_fput(bdev_file);
 	/* What it imposed goes with it. */
 	mpath_disk_update_limits(path->lun, NULL);

@@ -38,6 +38,7 @@ struct gendisk;
 struct pr_ops;
 struct scsi_device;
 struct Scsi_Host;
+struct mpath_holder;
 struct mpath_lun;
 struct mpath_path;
 
@@ -257,6 +258,9 @@ enum mpath_lun_state {
  *		@no_path_timeout seconds
  * @remove_work: tears down a LUN left without lunpaths (on mpath_wq)
  * @scan_work:	partition scan, outside of device_add_disk() (as NVMe does)
+ * @holders_gone: holder links of closed lunpath disks, to unlink (struct
+ *		mpath_holder.node); under mpath_shim.lock
+ * @holder_work: unlinks them, on mpath_holder_wq (holder.c)
  * @no_path_timeout: seconds to hold I/O without a usable path (0: fail at
  *		once, -1: forever); read locklessly, written by sysfs
  * @state:	enum mpath_lun_state, under mpath_shim.lock, changed only by
@@ -335,6 +339,8 @@ struct mpath_lun {
 	struct delayed_work	watchdog_work;
 	struct work_struct	remove_work;
 	struct work_struct	scan_work;
+	struct list_head	holders_gone;
+	struct work_struct	holder_work;
 
 	int			no_path_timeout;
 	int			state;
@@ -390,8 +396,10 @@ struct mpath_lun {
  *		a state with a disk (mpath_path_set_state()); exited only when
  *		the path is freed
  * @drained:	completed when @ref drops to zero after the kill
- * @holder_linked: bd_link_disk_holder() succeeded for @bdev (attach and
- *		detach only, which @detach_lock and mpath_wq serialise)
+ * @holder:	@bdev's holder link to the LUN's disk, NULL for none; set by
+ *		the attach after it publishes @bdev, handed to the LUN's
+ *		holder work by the detach (which @detach_lock and mpath_wq
+ *		serialise)
  * @detach_lock: serialises closing @bdev (hot removal against sd unbind)
  * @locality:	NUMA node the lunpath is local to (cell_local_rr), NUMA_NO_NODE
  *		for none; its HBA's unless the administrator set it
@@ -454,7 +462,7 @@ struct mpath_path {
 	struct block_device	*bdev;
 	struct percpu_ref	ref;
 	struct completion	drained;
-	bool			holder_linked;
+	struct mpath_holder	*holder;
 	struct mutex		detach_lock;
 	struct work_struct	attach_work;
 	struct work_struct	probe_work;
@@ -561,6 +569,8 @@ extern struct workqueue_struct *mpath_wq;
 
 extern struct workqueue_struct *mpath_health_wq;
 
+extern struct workqueue_struct *mpath_holder_wq;
+
 extern int mpath_major;
 
 /* Is @lun being torn down?  Lockless, for works that stop re-arming. */
@@ -636,6 +646,14 @@ int mpath_claims_show(struct seq_file *m);
 struct mpath_lun *mpath_lun_begin_release(const char *wwid);
 bool mpath_lun_present(const char *wwid);
 void mpath_lun_end_release(struct mpath_lun *lun);
+
+/* holder.c: the LUN disk's holder links to its lunpaths' disks */
+struct mpath_holder *mpath_holder_link(struct mpath_lun *lun,
+				       struct block_device *bdev);
+void mpath_holder_unlink(struct mpath_lun *lun, struct mpath_holder *h,
+			 bool tell_udev);
+void mpath_holder_work(struct work_struct *work);
+void mpath_holder_flush(struct mpath_lun *lun);
 
 /* disk.c */
 int mpath_disk_alloc(struct mpath_lun *lun);
