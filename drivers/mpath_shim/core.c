@@ -47,9 +47,10 @@
  * its percpu_ref lives as long as the path, dead while it has no disk,
  * revived when the attach publishes the disk and killed by the move into
  * DETACHING or REMOVED; every I/O and every probe holds it, and the disk is
- * closed only once it has drained.  A LUN outlives its last lunpath by
- * no_path_timeout seconds (its disk keeps holding I/O), then its disk is
- * deleted (openers get errors, as with NVMe) and the LUN is freed.
+ * handed to the LUN's holder work to close only once it has drained.  A LUN
+ * outlives its last lunpath by no_path_timeout seconds (its disk keeps
+ * holding I/O), then its disk is deleted (openers get errors, as with NVMe)
+ * and the LUN is freed.
  *
  * Locking
  * -------
@@ -69,9 +70,10 @@
  * irq-safe) protects the requeue list.  mpath_wq is ordered: attaching
  * lunpaths, adding disks and removing LUNs never overlap; mpath_health_wq
  * (WQ_MEM_RECLAIM) runs what held I/O waits for: probes, map rebuilds, the
- * no-path timer and the watchdog.  mpath_holder_wq unlinks the sysfs holder
- * links of closed lunpath disks, which waits for the LUN disk's open_mutex;
- * a removal or unbind never does (holder.c).
+ * no-path timer and the watchdog.  mpath_holder_wq links lunpath disks to
+ * their LUN's in sysfs (slaves, holders) and unlinks and closes them, which
+ * before 6.8 waits for the LUN disk's open_mutex; attaches, removals and
+ * unbinds never do (holder.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -337,7 +339,7 @@ struct workqueue_struct *mpath_wq;
  * may block), map rebuilds after failures, the no-path timer, the watchdog.
  */
 struct workqueue_struct *mpath_health_wq;
-/* Holder unlinks, which wait for a LUN disk's open_mutex (holder.c). */
+/* Holder links and disk closes, which may wait for open_mutex (holder.c). */
 struct workqueue_struct *mpath_holder_wq;
 
 /* The block major of /dev/mpathN: minor N, partitions in blkext's. */

@@ -181,11 +181,11 @@ out:
 }
 
 /* Runs on mpath_wq, without mpath_shim.lock. */
-int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first)
+int mpath_disk_add(struct mpath_lun *lun, sector_t capacity)
 {
 	int ret;
 
-	set_capacity(lun->disk, bdev_nr_sectors(first->bdev));
+	set_capacity(lun->disk, capacity);
 	ret = device_add_disk(NULL, lun->disk, mpath_disk_groups);
 	if (ret)
 		return ret;

@@ -1,120 +1,156 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Holder links: /sys/block/mpathN/slaves/sdX and /sys/block/sdX/holders/mpathN,
- * which lsblk and udev read, one per attached lunpath.
+ * Holder links and the close of lunpath disks.
  *
- * bd_link_disk_holder() and bd_unlink_disk_holder() take the LUN disk's
- * open_mutex, and an opener of /dev/mpathN may hold it for as long as the
- * LUN holds I/O without a usable path: a partition scan reads under it, for
- * up to no_path_timeout seconds, or for ever.  A lunpath's detach runs in
- * the SCSI removal (the host's scan_mutex held) and in sd's unbind (the
- * device lock held), so it must not wait for that mutex: it hands the
- * unlink to the LUN's holder work instead, which unlinks once the mutex is
- * free.  The path's disk is closed at once; the record keeps a reference on
- * the disk's device and its driver's module, which the unlink needs.  The
- * LUN's removal fails its held I/O and then waits for this work before it
- * deletes its disk (the block layer drops a holder disk's slaves directory
- * there).  The link is made by the attach after the path is published, so
- * an opener waiting for a path gets it before the attach waits for the
- * mutex.
+ * /sys/block/mpathN/slaves/sdX and /sys/block/sdX/holders/mpathN, which
+ * lsblk and udev read, link a LUN's disk with each attached lunpath's disk.
+ * Before 6.8, bd_link_disk_holder() and bd_unlink_disk_holder() take the
+ * LUN disk's open_mutex, and an opener of /dev/mpathN may hold it for as
+ * long as the LUN holds I/O without a usable path: a partition scan reads
+ * under it, for up to no_path_timeout seconds, or for ever.  A lunpath's
+ * attach runs on the ordered mpath_wq and its detach in the SCSI removal
+ * (the host's scan_mutex held) or sd's unbind (the device lock held), so
+ * neither may wait for that mutex.  They queue their part on the LUN's
+ * holder work instead, in order: the attach a link, the detach the close
+ * of the disk, which unlinks first, as dm does.  Until then the record
+ * keeps the disk open, which keeps it and its drivers there.
+ *
+ * The attach gives the record to the path when it publishes the disk and
+ * queues the link once the LUN's disk is added, if the path still has it;
+ * the detach takes it back with the disk under mpath_shim.lock, so the two
+ * never both act on one disk.  The LUN's removal fails its held I/O and
+ * then waits for the work, before it deletes its disk.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 
 #include <mpath_shim/mpath_shim.h>
 
+enum mpath_holder_op {
+	MPATH_HOLDER_IDLE,	/* attached, not linked (no LUN disk yet) */
+	MPATH_HOLDER_LINK,
+	MPATH_HOLDER_CLOSE,
+};
+
 /**
- * struct mpath_holder - the holder link of one lunpath's disk
- * @node:	entry in the LUN's @holders_gone once the disk is closed,
- *		under mpath_shim.lock
- * @bdev:	the lunpath's disk; a reference on its device and its driver's
- *		module is held from the close to the unlink
- * @tell_udev:	send a change event for @bdev once unlinked (it is no
+ * struct mpath_holder - a lunpath disk's holder link, and its close
+ * @node:	entry in the LUN's @holder_ops while @op waits there, else
+ *		empty; under mpath_shim.lock
+ * @op:		what the holder work does with it next; under mpath_shim.lock
+ * @bdev:	the lunpath's disk
+ * @bdev_file:	its open file, the record's from the detach on
+ * @tell_udev:	send a change event for @bdev after the close (it is no
  *		longer a lunpath, and stays)
+ * @linked:	bd_link_disk_holder() succeeded; the holder work only
  */
 struct mpath_holder {
 	struct list_head	node;
+	enum mpath_holder_op	op;
 	struct block_device	*bdev;
+	struct file		*bdev_file;
 	bool			tell_udev;
+	bool			linked;
 };
 
-/*
- * Link @lun's disk as holder of @bdev, which the caller has open; NULL if
- * it could not be linked (the links are for tools: the path works without).
- */
-struct mpath_holder *mpath_holder_link(struct mpath_lun *lun,
-				       struct block_device *bdev)
+struct mpath_holder *mpath_holder_alloc(struct block_device *bdev)
 {
 	struct mpath_holder *h;
-	int ret;
 
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return NULL;
-	ret = bd_link_disk_holder(bdev, lun->disk);
-	if (ret) {
-		pr_warn("mpath%d: no holder link to %pg: %d\n",
-			lun->name->index, bdev, ret);
-		kfree(h);
-		return NULL;
-	}
-	h->bdev = bdev;
 	INIT_LIST_HEAD(&h->node);
+	h->bdev = bdev;
 	return h;
 }
 
-/*
- * @h's disk is about to be closed: unlink it on the LUN's holder work.
- * Called with the disk still open, so that its device and module can be
- * held until then.
- */
-void mpath_holder_unlink(struct mpath_lun *lun, struct mpath_holder *h,
-			 bool tell_udev)
+/* Not published: the attach let go of its disk itself. */
+void mpath_holder_free(struct mpath_holder *h)
 {
-	struct gendisk *disk = h->bdev->bd_disk;
+	kfree(h);
+}
 
-	get_device(disk_to_dev(disk));
-	__module_get(disk->fops->owner);
-	h->tell_udev = tell_udev;
-	mutex_lock(&mpath_shim.lock);
-	list_add_tail(&h->node, &lun->holders_gone);
-	mutex_unlock(&mpath_shim.lock);
+static void mpath_holder_queue(struct mpath_lun *lun, struct mpath_holder *h,
+			       enum mpath_holder_op op)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	h->op = op;
+	/* A link not done yet is not done at all. */
+	if (list_empty(&h->node))
+		list_add_tail(&h->node, &lun->holder_ops);
 	queue_work(mpath_holder_wq, &lun->holder_work);
 }
 
-/* Unlink the closed lunpath disks of a LUN; on mpath_holder_wq. */
+/* Link @lun's disk as holder of @h's disk, which a lunpath holds. */
+void mpath_holder_queue_link(struct mpath_lun *lun, struct mpath_holder *h)
+{
+	mpath_holder_queue(lun, h, MPATH_HOLDER_LINK);
+}
+
+/* The detach: unlink and close @bdev_file, @h's disk, which it hands over. */
+void mpath_holder_queue_close(struct mpath_lun *lun, struct mpath_holder *h,
+			      struct file *bdev_file, bool tell_udev)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	h->bdev_file = bdev_file;
+	h->tell_udev = tell_udev;
+	mpath_holder_queue(lun, h, MPATH_HOLDER_CLOSE);
+}
+
+/* A LUN's links and closes, in order; on mpath_holder_wq. */
 void mpath_holder_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(work, struct mpath_lun,
 					     holder_work);
-	struct mpath_holder *h, *next;
-	LIST_HEAD(gone);
+	struct mpath_holder *h;
+	enum mpath_holder_op op;
+	int ret;
 
-	mutex_lock(&mpath_shim.lock);
-	list_splice_init(&lun->holders_gone, &gone);
-	mutex_unlock(&mpath_shim.lock);
+	for (;;) {
+		mutex_lock(&mpath_shim.lock);
+		h = list_first_entry_or_null(&lun->holder_ops,
+					     struct mpath_holder, node);
+		if (h) {
+			list_del_init(&h->node);
+			op = h->op;
+		}
+		mutex_unlock(&mpath_shim.lock);
+		if (!h)
+			return;
 
-	list_for_each_entry_safe(h, next, &gone, node) {
-		struct gendisk *disk = h->bdev->bd_disk;
-		struct module *owner = disk->fops->owner;
-
-		/* Waits while an opener of the LUN holds its open_mutex. */
-		bd_unlink_disk_holder(h->bdev, lun->disk);
-		if (h->tell_udev)
-			kobject_uevent(&disk_to_dev(disk)->kobj, KOBJ_CHANGE);
-		put_device(disk_to_dev(disk));
-		module_put(owner);
+		/* Both wait while an opener of the LUN holds its open_mutex. */
+		if (op == MPATH_HOLDER_LINK) {
+			ret = bd_link_disk_holder(h->bdev, lun->disk);
+			if (ret) {
+				pr_warn("mpath%d: no holder link to %pg: %d\n",
+					lun->name->index, h->bdev, ret);
+				continue;
+			}
+			h->linked = true;
+			/* udev: the disk is a lunpath now (holders/mpathN). */
+			kobject_uevent(&disk_to_dev(h->bdev->bd_disk)->kobj,
+				       KOBJ_CHANGE);
+			continue;
+		}
+		if (h->linked) {
+			bd_unlink_disk_holder(h->bdev, lun->disk);
+			if (h->tell_udev)
+				kobject_uevent(&disk_to_dev(h->bdev->bd_disk)->kobj,
+					       KOBJ_CHANGE);
+		}
+		bdev_fput(h->bdev_file);
 		kfree(h);
 	}
 }
 
 /*
  * Before @lun's disk is deleted, with no lunpath left to close and its
- * held I/O failed: every unlink done.
+ * held I/O failed: every link undone and every disk closed.
  */
 void mpath_holder_flush(struct mpath_lun *lun)
 {

@@ -32,7 +32,7 @@ static void mpath_lun_init(struct mpath_lun *lun)
 	INIT_DELAYED_WORK(&lun->watchdog_work, mpath_watchdog_work);
 	INIT_WORK(&lun->remove_work, mpath_lun_remove_work);
 	INIT_WORK(&lun->scan_work, mpath_disk_scan_work);
-	INIT_LIST_HEAD(&lun->holders_gone);
+	INIT_LIST_HEAD(&lun->holder_ops);
 	INIT_WORK(&lun->holder_work, mpath_holder_work);
 	INIT_WORK(&lun->alua_work, mpath_alua_failover_work);
 	lun->no_path_timeout = READ_ONCE(mpath_no_path_timeout);
@@ -516,7 +516,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 	/* Held I/O (the partition scan's too) fails from here on. */
 	mpath_fail_queued(lun);
 	cancel_work_sync(&lun->scan_work);
-	/* Its openers get errors now: the unlinks take open_mutex. */
+	/* Its openers get errors now: the last unlinks can take open_mutex. */
 	mpath_holder_flush(lun);
 	mpath_disk_remove(lun);
 	mpath_debugfs_lun_remove(lun);

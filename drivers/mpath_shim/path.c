@@ -235,8 +235,10 @@ void mpath_path_attach_work(struct work_struct *work)
 	struct mpath_path *path = container_of(work, struct mpath_path,
 					       attach_work);
 	struct mpath_lun *lun = path->lun;
+	struct mpath_holder *holder = NULL;
 	struct block_device *bdev;
 	struct file *bdev_file;
+	sector_t capacity;
 	bool ok, empty = false;
 	int ret;
 
@@ -255,6 +257,12 @@ void mpath_path_attach_work(struct work_struct *work)
 		clear_bit(MPATH_PATH_RESCANNED, &path->flags);
 	/* The disk may belong to another LU by now (sd bound again). */
 	ret = bdev_file ? mpath_path_verify(path) : -ENODEV;
+	/* What links the disk to the LUN's and closes it in the end. */
+	if (!ret) {
+		holder = mpath_holder_alloc(file_bdev(bdev_file));
+		if (!holder)
+			ret = -ENOMEM;
+	}
 	if (ret) {
 		if (bdev_file)
 			bdev_fput(bdev_file);
@@ -286,11 +294,15 @@ void mpath_path_attach_work(struct work_struct *work)
 			   path->state != MPATH_PATH_DISABLED)) {
 		mutex_unlock(&mpath_shim.lock);
 		mutex_unlock(&lun->pr_lock);
+		mpath_holder_free(holder);
 		bdev_fput(bdev_file);
 		return;
 	}
+	/* A detach may take the disk from here on: what it needs, first. */
+	capacity = bdev_nr_sectors(bdev);
 	path->bdev_file = bdev_file;
 	path->bdev = bdev;
+	path->holder = holder;
 	reinit_completion(&path->drained);
 	percpu_ref_reinit(&path->ref);
 	mpath_path_apply_timeout(path);
@@ -302,7 +314,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	mutex_unlock(&lun->pr_lock);
 
 	if (!lun->disk_added && !lun->disk_add_failed) {
-		ret = mpath_disk_add(lun, path);
+		ret = mpath_disk_add(lun, capacity);
 		if (ret) {
 			/* A gendisk that failed to add cannot be added again. */
 			lun->disk_add_failed = true;
@@ -310,14 +322,16 @@ void mpath_path_attach_work(struct work_struct *work)
 			       lun->name->index, ret);
 		}
 	}
-	/* After the publish: an opener may wait for this path (holder.c). */
-	if (lun->disk_added)
-		path->holder = mpath_holder_link(lun, bdev);
-	/* udev: the disk is a lunpath now (holders/mpathN). */
-	if (path->holder)
-		kobject_uevent(&disk_to_dev(bdev->bd_disk)->kobj, KOBJ_CHANGE);
-	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: %pg is a path of %s\n",
-		    bdev, lun->disk->disk_name);
+	/* Unless a detach took the disk back meanwhile. */
+	mutex_lock(&mpath_shim.lock);
+	if (path->holder == holder) {
+		if (lun->disk_added)
+			mpath_holder_queue_link(lun, holder);
+		sdev_printk(KERN_INFO, path->sdev,
+			    "mpath_shim: %pg is a path of %s\n", bdev,
+			    lun->disk->disk_name);
+	}
+	mutex_unlock(&mpath_shim.lock);
 }
 
 /*
@@ -328,7 +342,6 @@ void mpath_path_attach_work(struct work_struct *work)
 static void mpath_path_close(struct mpath_path *path)
 {
 	struct block_device *bdev;
-	struct file *bdev_file;
 	bool tell_udev;
 
 	/* A second caller (removal racing an unbind) waits for the first. */
@@ -352,15 +365,13 @@ static void mpath_path_close(struct mpath_path *path)
 
 	mutex_lock(&mpath_shim.lock);
 	mpath_path_restore_timeout(path);
-	bdev_file = path->bdev_file;
+	/* Not here: the unlink may wait for the LUN's openers (holder.c). */
+	mpath_holder_queue_close(path->lun, path->holder, path->bdev_file,
+				 tell_udev);
+	path->holder = NULL;
 	path->bdev_file = NULL;
 	path->bdev = NULL;
 	mutex_unlock(&mpath_shim.lock);
-	/* Not here: the unlink waits for the LUN's openers (holder.c). */
-	if (path->holder)
-		mpath_holder_unlink(path->lun, path->holder, tell_udev);
-	path->holder = NULL;
-	bdev_fput(bdev_file);
 	/* What it imposed goes with it. */
 	mpath_disk_update_limits(path->lun, NULL);
 out:

@@ -258,9 +258,9 @@ enum mpath_lun_state {
  *		@no_path_timeout seconds
  * @remove_work: tears down a LUN left without lunpaths (on mpath_wq)
  * @scan_work:	partition scan, outside of device_add_disk() (as NVMe does)
- * @holders_gone: holder links of closed lunpath disks, to unlink (struct
- *		mpath_holder.node); under mpath_shim.lock
- * @holder_work: unlinks them, on mpath_holder_wq (holder.c)
+ * @holder_ops: lunpath disks to link to @disk or to unlink and close, in
+ *		order (struct mpath_holder.node); under mpath_shim.lock
+ * @holder_work: does it, on mpath_holder_wq (holder.c)
  * @no_path_timeout: seconds to hold I/O without a usable path (0: fail at
  *		once, -1: forever); read locklessly, written by sysfs
  * @state:	enum mpath_lun_state, under mpath_shim.lock, changed only by
@@ -339,7 +339,7 @@ struct mpath_lun {
 	struct delayed_work	watchdog_work;
 	struct work_struct	remove_work;
 	struct work_struct	scan_work;
-	struct list_head	holders_gone;
+	struct list_head	holder_ops;
 	struct work_struct	holder_work;
 
 	int			no_path_timeout;
@@ -396,10 +396,9 @@ struct mpath_lun {
  *		a state with a disk (mpath_path_set_state()); exited only when
  *		the path is freed
  * @drained:	completed when @ref drops to zero after the kill
- * @holder:	@bdev's holder link to the LUN's disk, NULL for none; set by
- *		the attach after it publishes @bdev, handed to the LUN's
- *		holder work by the detach (which @detach_lock and mpath_wq
- *		serialise)
+ * @holder:	@bdev's holder link, which closes it in the end (holder.c);
+ *		under mpath_shim.lock: published with @bdev, taken with
+ *		@bdev_file by the detach
  * @detach_lock: serialises closing @bdev (hot removal against sd unbind)
  * @locality:	NUMA node the lunpath is local to (cell_local_rr), NUMA_NO_NODE
  *		for none; its HBA's unless the administrator set it
@@ -647,17 +646,18 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid);
 bool mpath_lun_present(const char *wwid);
 void mpath_lun_end_release(struct mpath_lun *lun);
 
-/* holder.c: the LUN disk's holder links to its lunpaths' disks */
-struct mpath_holder *mpath_holder_link(struct mpath_lun *lun,
-				       struct block_device *bdev);
-void mpath_holder_unlink(struct mpath_lun *lun, struct mpath_holder *h,
-			 bool tell_udev);
+/* holder.c: holder links to lunpath disks, and their close */
+struct mpath_holder *mpath_holder_alloc(struct block_device *bdev);
+void mpath_holder_free(struct mpath_holder *h);
+void mpath_holder_queue_link(struct mpath_lun *lun, struct mpath_holder *h);
+void mpath_holder_queue_close(struct mpath_lun *lun, struct mpath_holder *h,
+			      struct file *bdev_file, bool tell_udev);
 void mpath_holder_work(struct work_struct *work);
 void mpath_holder_flush(struct mpath_lun *lun);
 
 /* disk.c */
 int mpath_disk_alloc(struct mpath_lun *lun);
-int mpath_disk_add(struct mpath_lun *lun, struct mpath_path *first);
+int mpath_disk_add(struct mpath_lun *lun, sector_t capacity);
 void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra);
 void mpath_disk_follow_capacity(struct mpath_lun *lun);
 void mpath_disk_remove(struct mpath_lun *lun);
