@@ -371,17 +371,24 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 }
 
 /*
- * @io failed with a path error: has it had its share?  Two per lunpath
- * within three probe intervals (an I/O that fails on every path while the
- * paths keep answering the probe would otherwise go round for ever, and the
- * host queue being FIFO, hold up the LUN).
+ * @io failed with a path error, @status: has it had its share?  Two per
+ * lunpath within three probe intervals (an I/O that fails on every path
+ * while the paths keep answering the probe would otherwise go round for
+ * ever, and the host queue being FIFO, hold up the LUN).  A device that
+ * refuses I/O as offline or going (BLK_STS_OFFLINE) refuses the probe too,
+ * so such a failure cannot go round, and does not count: while a host's
+ * devices are being removed their lunpaths fail I/O before they leave, and
+ * the share shrinks as they leave.
  */
-static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io)
+static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io,
+				     blk_status_t status)
 {
 	unsigned long window = 3UL * READ_ONCE(mpath_path_probe_interval) * HZ;
 	unsigned int tries = MPATH_IO_TRIES_PER_PATH *
 			     max(READ_ONCE(lun->nr_paths), 1U);
 
+	if (status == BLK_STS_OFFLINE)
+		return false;
 	if (!io->path_errors || time_after(jiffies, io->first_error + window)) {
 		io->first_error = jiffies;
 		io->path_errors = 0;
@@ -414,7 +421,7 @@ static void mpath_clone_end_io(struct bio *clone)
 	/* REQ_NOWAIT and the path disk would have slept: not a path error. */
 	path_error = unlikely(status) && status != BLK_STS_AGAIN &&
 		     blk_path_error(status);
-	if (path_error && !mpath_io_tries_exhausted(lun, io)) {
+	if (path_error && !mpath_io_tries_exhausted(lun, io, status)) {
 		/* Queue it while our path reference keeps the LUN alive. */
 		mpath_path_report_error(path);
 		if (mpath_stats_on()) {
