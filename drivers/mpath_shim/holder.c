@@ -25,12 +25,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/file.h>
 #include <linux/slab.h>
 
 #include <mpath_shim/mpath_shim.h>
 
 enum mpath_holder_op {
-	MPATH_HOLDER_IDLE,	/* attached, not linked (no LUN disk yet) */
+	MPATH_HOLDER_NONE,	/* nothing queued yet */
 	MPATH_HOLDER_LINK,
 	MPATH_HOLDER_CLOSE,
 };
@@ -102,6 +103,30 @@ void mpath_holder_queue_close(struct mpath_lun *lun, struct mpath_holder *h,
 	mpath_holder_queue(lun, h, MPATH_HOLDER_CLOSE);
 }
 
+/*
+ * Link @lun's disk as holder of @bdev.  A removal may have queued the close
+ * meanwhile and be deleting @bdev's disk, whose holders directory
+ * del_gendisk() drops: 6.1's bd_link_disk_holder() would use it unchecked,
+ * so hold it here while the disk is live, as later kernels do themselves.
+ */
+static int mpath_holder_link(struct mpath_lun *lun, struct block_device *bdev)
+{
+	struct gendisk *slave = bdev->bd_disk;
+	struct kobject *dir;
+	int ret;
+
+	mutex_lock(&slave->open_mutex);
+	if (!disk_live(slave)) {
+		mutex_unlock(&slave->open_mutex);
+		return -ENODEV;
+	}
+	dir = kobject_get(bdev->bd_holder_dir);
+	mutex_unlock(&slave->open_mutex);
+	ret = bd_link_disk_holder(bdev, lun->disk);
+	kobject_put(dir);
+	return ret;
+}
+
 /* A LUN's links and closes, in order; on mpath_holder_wq. */
 void mpath_holder_work(struct work_struct *work)
 {
@@ -125,10 +150,12 @@ void mpath_holder_work(struct work_struct *work)
 
 		/* Both wait while an opener of the LUN holds its open_mutex. */
 		if (op == MPATH_HOLDER_LINK) {
-			ret = bd_link_disk_holder(h->bdev, lun->disk);
+			ret = mpath_holder_link(lun, h->bdev);
 			if (ret) {
-				pr_warn("mpath%d: no holder link to %pg: %d\n",
-					lun->name->index, h->bdev, ret);
+				/* Not worth a word if the disk is going. */
+				if (ret != -ENODEV)
+					pr_warn("mpath%d: no holder link to %pg: %d\n",
+						lun->name->index, h->bdev, ret);
 				continue;
 			}
 			h->linked = true;
@@ -150,9 +177,12 @@ void mpath_holder_work(struct work_struct *work)
 
 /*
  * Before @lun's disk is deleted, with no lunpath left to close and its
- * held I/O failed: every link undone and every disk closed.
+ * held I/O failed: every link undone and every disk closed, including the
+ * final put a kworker's fput() defers, which releases the low-level
+ * driver's module (rmmod of it right after ours finds it unused).
  */
 void mpath_holder_flush(struct mpath_lun *lun)
 {
 	flush_work(&lun->holder_work);
+	flush_delayed_fput();
 }

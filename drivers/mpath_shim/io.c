@@ -374,11 +374,11 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
  * @io failed with a path error, @status: has it had its share?  Two per
  * lunpath within three probe intervals (an I/O that fails on every path
  * while the paths keep answering the probe would otherwise go round for
- * ever, and the host queue being FIFO, hold up the LUN).  A device that
- * refuses I/O as offline or going (BLK_STS_OFFLINE) refuses the probe too,
- * so such a failure cannot go round, and does not count: while a host's
- * devices are being removed their lunpaths fail I/O before they leave, and
- * the share shrinks as they leave.
+ * ever, and the host queue being FIFO, hold up the LUN).  A device being
+ * removed refuses I/O with BLK_STS_OFFLINE (SDEV_CANCEL) and the probe too,
+ * and never comes back, so such a failure cannot go round and does not
+ * count: while a host's devices are being removed their lunpaths fail I/O
+ * before they leave, and the share shrinks as they leave.
  */
 static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io,
 				     blk_status_t status)

@@ -11,14 +11,15 @@
  * takes the path out of selection at once) and the LUN's map_work makes the
  * path FAILED, or HELD when it flaps.  Each failed path has its own probe
  * work, so a device that blocks holds back no other path.  sd unbinding
- * makes it DETACHING until its I/O has drained and its disk is closed, then
+ * makes it DETACHING until its I/O has drained and its disk is let go, then
  * NEW again (or DISABLED if the administrator left it so); removal of the
  * scsi_device makes it REMOVED for good.
  *
  * Lifetime of the disk: @ref is created dead, revived when @bdev is
  * published and killed by the move into DETACHING or REMOVED; the detach
- * waits for it to drain before it closes @bdev.  Whoever sends I/O or a
- * probe to the path holds @ref, so the disk is open while they use it.
+ * waits for it to drain before it lets go of @bdev, which the LUN's holder
+ * work unlinks and closes (holder.c).  Whoever sends I/O or a probe to the
+ * path holds @ref, so the disk is open while they use it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -335,9 +336,9 @@ void mpath_path_attach_work(struct work_struct *work)
 }
 
 /*
- * Wait for the I/O in flight on @path and close its disk.  The path has
- * left the states with a disk (its ref is killed), and its attach work is
- * not running.
+ * Wait for the I/O in flight on @path and let go of its disk, which the
+ * LUN's holder work closes.  The path has left the states with a disk (its
+ * ref is killed), and its attach work is not running.
  */
 static void mpath_path_close(struct mpath_path *path)
 {
