@@ -44,19 +44,25 @@ static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
 	return NULL;
 }
 
-/* sd binding to and unbinding from a lunpath's device. */
+/* sd binding to, unbinding from and having unbound from a lunpath's device. */
 static int mpath_bus_notify(struct notifier_block *nb, unsigned long action,
 			    void *data)
 {
 	struct device *dev = data;
 
-	if (!scsi_is_sdev_device(dev) || !dev->driver ||
-	    strcmp(dev->driver->name, "sd"))
+	if (!scsi_is_sdev_device(dev))
+		return NOTIFY_DONE;
+	/* The driver is gone: only a path sd was unbinding from is DETACHING. */
+	if (action == BUS_NOTIFY_UNBOUND_DRIVER) {
+		mpath_path_unbound(to_scsi_device(dev));
+		return NOTIFY_DONE;
+	}
+	if (!dev->driver || strcmp(dev->driver->name, "sd"))
 		return NOTIFY_DONE;
 	if (action == BUS_NOTIFY_BOUND_DRIVER)
 		mpath_path_bound(to_scsi_device(dev));
 	else if (action == BUS_NOTIFY_UNBIND_DRIVER)
-		mpath_path_unbound(to_scsi_device(dev));
+		mpath_path_unbind(to_scsi_device(dev));
 	return NOTIFY_DONE;
 }
 

@@ -11,9 +11,10 @@
  * takes the path out of selection at once) and the LUN's map_work makes the
  * path FAILED, or HELD when it flaps.  Each failed path has its own probe
  * work, so a device that blocks holds back no other path.  sd unbinding
- * makes it DETACHING until its I/O has drained and its disk is let go, then
- * NEW again (or DISABLED if the administrator left it so); removal of the
- * scsi_device makes it REMOVED for good.
+ * makes it DETACHING: its I/O drains and its disk is let go, and once sd
+ * has deleted the disk (BUS_NOTIFY_UNBOUND_DRIVER) it is NEW again (or
+ * DISABLED if the administrator left it so); removal of the scsi_device
+ * makes it REMOVED for good.
  *
  * Lifetime of the disk: @ref is created dead, revived when @bdev is
  * published and killed by the move into DETACHING or REMOVED; the detach
@@ -555,12 +556,12 @@ void mpath_path_bound(struct scsi_device *sdev)
 
 /*
  * sd is unbinding from @sdev: let go of its disk, whatever the path was
- * doing, then leave it ready to attach again when sd binds (or disabled, if
- * the administrator disabled it).
+ * doing.  The path stays DETACHING until sd has deleted the disk
+ * (mpath_path_unbound()): until then the disk is live, and a probe tick or
+ * an enable would open it again.
  */
-void mpath_path_unbound(struct scsi_device *sdev)
+void mpath_path_unbind(struct scsi_device *sdev)
 {
-	enum mpath_path_state back = MPATH_PATH_NEW;
 	struct mpath_path *path;
 	bool detaching;
 
@@ -572,18 +573,35 @@ void mpath_path_unbound(struct scsi_device *sdev)
 	}
 	kobject_get(&path->kobj);
 	if (path->state == MPATH_PATH_DISABLED)
-		back = MPATH_PATH_DISABLED;
+		set_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags);
+	else
+		clear_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags);
 	detaching = mpath_path_set_state(path, MPATH_PATH_DETACHING);
 	mutex_unlock(&mpath_shim.lock);
 
 	if (detaching) {
 		cancel_work_sync(&path->attach_work);
 		mpath_path_close(path);
-		mutex_lock(&mpath_shim.lock);
-		mpath_path_set_state(path, back);
-		mutex_unlock(&mpath_shim.lock);
 	}
 	kobject_put(&path->kobj);
+}
+
+/*
+ * sd has unbound from @sdev and its disk is gone: the path is ready to
+ * attach again when sd binds (or disabled, if the administrator disabled
+ * it).
+ */
+void mpath_path_unbound(struct scsi_device *sdev)
+{
+	struct mpath_path *path;
+
+	mutex_lock(&mpath_shim.lock);
+	path = mpath_path_find(sdev);
+	if (path && path->state == MPATH_PATH_DETACHING)
+		mpath_path_set_state(path,
+				     test_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags) ?
+				     MPATH_PATH_DISABLED : MPATH_PATH_NEW);
+	mutex_unlock(&mpath_shim.lock);
 }
 
 /* Seconds a HELD path has left before it is probed again, else 0. */
@@ -689,6 +707,9 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 	if (path->state == MPATH_PATH_REMOVED)
 		return -ENODEV;
 	if (!strcmp(cmd, "enable")) {
+		/* sd is unbinding: the detach decides the state it ends in. */
+		if (path->state == MPATH_PATH_DETACHING)
+			return -EBUSY;
 		if (path->state != MPATH_PATH_DISABLED)
 			return 0;
 		/*

@@ -115,6 +115,7 @@ enum {
 	MPATH_PATH_RELEASED,	/* the administrator released its LUN */
 	MPATH_PATH_PR_STALE,	/* its nexus missed a REGISTER: joins first */
 	MPATH_PATH_RESCANNED,	/* its empty disk was read again since the port was ready */
+	MPATH_PATH_UNBIND_DISABLED, /* disabled when sd began to unbind */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -385,7 +386,8 @@ struct mpath_lun {
  *		mpath_path_set_state()); read locklessly by the I/O path
  * @flags:	MPATH_PATH_IO_ERR: set by an I/O completion or the watchdog
  *		in any context, consumed by the LUN's map_work;
- *		MPATH_PATH_PR_STALE: set and cleared under the LUN's pr_lock
+ *		MPATH_PATH_PR_STALE: set and cleared under the LUN's pr_lock;
+ *		MPATH_PATH_UNBIND_DISABLED: under mpath_shim.lock
  * @hctl:	"H:C:T:L", the name of @kobj
  * @bdev_file:	the path's sd disk, opened exclusively with the LUN as
  *		holder; under mpath_shim.lock: set when the attach work
@@ -784,6 +786,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid);
 void mpath_path_remove(struct scsi_device *sdev);
 void mpath_path_give_back(struct scsi_device *sdev);
 void mpath_path_bound(struct scsi_device *sdev);
+void mpath_path_unbind(struct scsi_device *sdev);
 void mpath_path_unbound(struct scsi_device *sdev);
 bool mpath_path_set_state(struct mpath_path *path,
 			  enum mpath_path_state new);
