@@ -572,10 +572,8 @@ void mpath_path_unbind(struct scsi_device *sdev)
 		return;
 	}
 	kobject_get(&path->kobj);
-	if (path->state == MPATH_PATH_DISABLED)
-		set_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags);
-	else
-		clear_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags);
+	assign_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags,
+		   path->state == MPATH_PATH_DISABLED);
 	detaching = mpath_path_set_state(path, MPATH_PATH_DETACHING);
 	mutex_unlock(&mpath_shim.lock);
 
@@ -707,9 +705,14 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 	if (path->state == MPATH_PATH_REMOVED)
 		return -ENODEV;
 	if (!strcmp(cmd, "enable")) {
-		/* sd is unbinding: the detach decides the state it ends in. */
-		if (path->state == MPATH_PATH_DETACHING)
-			return -EBUSY;
+		/*
+		 * sd is unbinding it: it ends unattached, not disabled, and
+		 * attaches when sd binds (not now: its disk is being deleted).
+		 */
+		if (path->state == MPATH_PATH_DETACHING) {
+			clear_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags);
+			return 0;
+		}
 		if (path->state != MPATH_PATH_DISABLED)
 			return 0;
 		/*

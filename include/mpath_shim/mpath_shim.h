@@ -115,7 +115,7 @@ enum {
 	MPATH_PATH_RELEASED,	/* the administrator released its LUN */
 	MPATH_PATH_PR_STALE,	/* its nexus missed a REGISTER: joins first */
 	MPATH_PATH_RESCANNED,	/* its empty disk was read again since the port was ready */
-	MPATH_PATH_UNBIND_DISABLED, /* disabled when sd began to unbind */
+	MPATH_PATH_UNBIND_DISABLED, /* sd's unbind ends it disabled */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,

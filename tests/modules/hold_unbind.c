@@ -22,6 +22,7 @@ static unsigned int ms = 4000;
 module_param(ms, uint, 0444);
 MODULE_PARM_DESC(ms, "how long each unbind is held, in milliseconds (default 4000)");
 
+/* Its device is held, not its module: scsi_debug can still be unloaded. */
 static struct scsi_device *hold_sdev;
 
 static int hold_unbind_notify(struct notifier_block *nb, unsigned long action,
@@ -46,6 +47,7 @@ static struct notifier_block hold_unbind_nb = {
 static int __init hold_unbind_init(void)
 {
 	unsigned int host, channel, id;
+	struct scsi_device *sdev;
 	struct Scsi_Host *shost;
 	unsigned long long lun;
 	int ret;
@@ -56,24 +58,27 @@ static int __init hold_unbind_init(void)
 	shost = scsi_host_lookup(host);
 	if (IS_ERR_OR_NULL(shost))
 		return -ENODEV;
-	hold_sdev = scsi_device_lookup(shost, channel, id, lun);
+	sdev = scsi_device_lookup(shost, channel, id, lun);
 	scsi_host_put(shost);
-	if (!hold_sdev)
+	if (!sdev)
 		return -ENODEV;
+	get_device(&sdev->sdev_gendev);
+	scsi_device_put(sdev);
+	hold_sdev = sdev;
 	ret = bus_register_notifier(hold_sdev->sdev_gendev.bus, &hold_unbind_nb);
 	if (ret)
 		goto out_put;
 	return 0;
 
 out_put:
-	scsi_device_put(hold_sdev);
+	put_device(&hold_sdev->sdev_gendev);
 	return ret;
 }
 
 static void __exit hold_unbind_exit(void)
 {
 	bus_unregister_notifier(hold_sdev->sdev_gendev.bus, &hold_unbind_nb);
-	scsi_device_put(hold_sdev);
+	put_device(&hold_sdev->sdev_gendev);
 }
 
 module_init(hold_unbind_init);
