@@ -22,6 +22,15 @@ static unsigned int ms = 4000;
 module_param(ms, uint, 0444);
 MODULE_PARM_DESC(ms, "how long each unbind is held, in milliseconds (default 4000)");
 
+/* Holds begun, and whether one is on now: what a test polls. */
+static unsigned int held;
+module_param(held, uint, 0444);
+MODULE_PARM_DESC(held, "(read-only) unbinds held so far (starts at 0)");
+
+static bool holding;
+module_param(holding, bool, 0444);
+MODULE_PARM_DESC(holding, "(read-only) whether an unbind is held now (starts N)");
+
 /* Its device is held, not its module: scsi_debug can still be unloaded. */
 static struct scsi_device *hold_sdev;
 
@@ -33,7 +42,10 @@ static int hold_unbind_notify(struct notifier_block *nb, unsigned long action,
 		return NOTIFY_DONE;
 	sdev_printk(KERN_INFO, hold_sdev, "hold_unbind: holding the unbind for %u ms\n",
 		    ms);
+	WRITE_ONCE(holding, true);
+	WRITE_ONCE(held, held + 1);
 	msleep(ms);
+	WRITE_ONCE(holding, false);
 	sdev_printk(KERN_INFO, hold_sdev, "hold_unbind: unbind goes on\n");
 	return NOTIFY_DONE;
 }
