@@ -111,6 +111,13 @@ static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 	struct file *bdev_file;
 	dev_t devt;
 
+	/*
+	 * sd is unbinding from the device and will delete the disk.  A lunpath
+	 * made in that window (a claim, the module loaded) heard no UNBIND
+	 * notice to keep it DETACHING; the driver core marks the device first.
+	 */
+	if (READ_ONCE(path->sdev->sdev_gendev.links.status) == DL_DEV_UNBINDING)
+		return NULL;
 	devt = mpath_sd_devt(path->sdev);
 	if (!devt)
 		return NULL;

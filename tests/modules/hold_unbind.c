@@ -19,7 +19,7 @@ module_param(hctl, charp, 0444);
 MODULE_PARM_DESC(hctl, "the SCSI device whose unbind is held, H:C:T:L (required)");
 
 static unsigned int ms = 4000;
-module_param(ms, uint, 0444);
+module_param(ms, uint, 0644);
 MODULE_PARM_DESC(ms, "how long each unbind is held, in milliseconds (default 4000)");
 
 /* Holds begun, and whether one is on now: what a test polls. */
