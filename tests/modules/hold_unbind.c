@@ -31,7 +31,10 @@ static bool holding;
 module_param(holding, bool, 0444);
 MODULE_PARM_DESC(holding, "(read-only) whether an unbind is held now (starts N)");
 
-/* Its device is held, not its module: scsi_debug can still be unloaded. */
+/*
+ * Held with its low-level driver (scsi_device_get()): the device's release
+ * runs in that module.  run-tests unloads this module first.
+ */
 static struct scsi_device *hold_sdev;
 
 static int hold_unbind_notify(struct notifier_block *nb, unsigned long action,
@@ -59,7 +62,6 @@ static struct notifier_block hold_unbind_nb = {
 static int __init hold_unbind_init(void)
 {
 	unsigned int host, channel, id;
-	struct scsi_device *sdev;
 	struct Scsi_Host *shost;
 	unsigned long long lun;
 	int ret;
@@ -70,27 +72,24 @@ static int __init hold_unbind_init(void)
 	shost = scsi_host_lookup(host);
 	if (IS_ERR_OR_NULL(shost))
 		return -ENODEV;
-	sdev = scsi_device_lookup(shost, channel, id, lun);
+	hold_sdev = scsi_device_lookup(shost, channel, id, lun);
 	scsi_host_put(shost);
-	if (!sdev)
+	if (!hold_sdev)
 		return -ENODEV;
-	get_device(&sdev->sdev_gendev);
-	scsi_device_put(sdev);
-	hold_sdev = sdev;
 	ret = bus_register_notifier(hold_sdev->sdev_gendev.bus, &hold_unbind_nb);
 	if (ret)
 		goto out_put;
 	return 0;
 
 out_put:
-	put_device(&hold_sdev->sdev_gendev);
+	scsi_device_put(hold_sdev);
 	return ret;
 }
 
 static void __exit hold_unbind_exit(void)
 {
 	bus_unregister_notifier(hold_sdev->sdev_gendev.bus, &hold_unbind_nb);
-	put_device(&hold_sdev->sdev_gendev);
+	scsi_device_put(hold_sdev);
 }
 
 module_init(hold_unbind_init);
