@@ -6,6 +6,8 @@
  *   selector    the policy and each CPU's state
  *   host_queue  length, longest, waits
  *   rtpg        the last REPORT TARGET PORT GROUPS answer, decoded and raw
+ * and at the top, claims (every candidate disk) and the fault injection
+ * points of fault.c.
  * Root only.  No kernel address is printed.
  */
 
@@ -167,6 +169,7 @@ void mpath_debugfs_init(void)
 		return;
 	debugfs_create_file("claims", 0400, mpath_debugfs_root, NULL,
 			    &claims_fops);
+	mpath_fault_init(mpath_debugfs_root);
 }
 
 void mpath_debugfs_exit(void)

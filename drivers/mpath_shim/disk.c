@@ -186,7 +186,10 @@ int mpath_disk_add(struct mpath_lun *lun, sector_t capacity)
 	int ret;
 
 	set_capacity(lun->disk, capacity);
-	ret = device_add_disk(NULL, lun->disk, mpath_disk_groups);
+	if (mpath_should_fail(MPATH_FAULT_DISK_ADD))
+		ret = -ENOMEM;
+	else
+		ret = device_add_disk(NULL, lun->disk, mpath_disk_groups);
 	if (ret)
 		return ret;
 	lun->disk_added = true;

@@ -448,7 +448,6 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	kobject_get(&lun->kobj);
 	WRITE_ONCE(lun->tpgs, lun->tpgs | path->tpgs);
 	path->locality = hba->numa_node;
-	mpath_path_apply_depth(path);
 
 	ret = kobject_add(&path->kobj, lun->paths_kobj, "%s", path->hctl);
 	if (ret)
@@ -459,9 +458,15 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	ret = sysfs_create_link(&path->kobj, &sdev->sdev_gendev.kobj, "device");
 	if (ret)
 		goto out_del;
-	ret = sysfs_create_link(hba->paths_kobj, &path->kobj, path->hctl);
+	if (mpath_should_fail(MPATH_FAULT_PATH_ADD))
+		ret = -ENOMEM;
+	else
+		ret = sysfs_create_link(hba->paths_kobj, &path->kobj,
+					path->hctl);
 	if (ret)
 		goto out_del;
+	/* Last: a failed add leaves the device's queue depth as it was. */
+	mpath_path_apply_depth(path);
 	list_add_tail(&path->lun_node, &lun->paths);
 	/* The preferred (locked-down) path is back. */
 	if (!lun->preferred && !strcmp(lun->preferred_hctl, path->hctl))

@@ -800,6 +800,27 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd);
 void mpath_probe_work(struct work_struct *work);
 
 
+/* fault.c: fault injection points, with CONFIG_FAULT_INJECTION_DEBUG_FS */
+enum mpath_fault {
+	MPATH_FAULT_PATH_ADD,
+	MPATH_FAULT_DISK_ADD,
+	MPATH_FAULT_NR,
+};
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+bool mpath_should_fail(enum mpath_fault fault);
+void mpath_fault_init(struct dentry *root);
+#else
+static inline bool mpath_should_fail(enum mpath_fault fault)
+{
+	return false;
+}
+
+static inline void mpath_fault_init(struct dentry *root)
+{
+}
+#endif
+
 /* debugfs.c */
 void mpath_debugfs_init(void);
 void mpath_debugfs_exit(void);
