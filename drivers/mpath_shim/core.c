@@ -74,6 +74,13 @@
  * their LUN's in sysfs (slaves, holders) and unlinks and closes them, which
  * before 6.8 waits for the LUN disk's open_mutex; attaches, removals and
  * unbinds never do (holder.c).
+ *
+ * Module parameters outlive the module's own life at both ends: their
+ * files are up before mpath_shim_init() runs and stay until the module is
+ * freed, after mpath_shim_exit().  Every write holds the module's
+ * parameter lock (kernel_param_lock()), and mpath_params, which says
+ * whether a write is kept for init, applied, or refused, changes under it
+ * too; it nests outside mpath_shim.lock and mpath_claim_lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -146,8 +153,30 @@ module_param_named(default_policy, mpath_default_policy, charp, 0444);
 MODULE_PARM_DESC(default_policy,
 		 "Path selection policy of new LUNs: round_robin, least_cmd_load, cell_local_rr, path_lockdown, preferred_path, weighted_rr or service_time (default round_robin)");
 
-/* Set once the objects exist: parameters set at load only store values. */
-static bool mpath_ready;
+/*
+ * What a parameter write does: kept for init to apply (at load), applied
+ * (live), or refused once the module is going (exit ran or init failed).
+ */
+static enum {
+	MPATH_PARAMS_AT_LOAD,
+	MPATH_PARAMS_LIVE,
+	MPATH_PARAMS_GONE,
+} mpath_params;	/* under THIS_MODULE's param_lock */
+
+/* 0 to apply a write now, 1 to keep it for init, -ENODEV if too late. */
+static int mpath_params_when(void)
+{
+	lockdep_assert_held(&THIS_MODULE->param_lock);
+
+	switch (mpath_params) {
+	case MPATH_PARAMS_AT_LOAD:
+		return 1;
+	case MPATH_PARAMS_LIVE:
+		return 0;
+	default:
+		return -ENODEV;
+	}
+}
 
 unsigned int mpath_max_q_depth;
 static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
@@ -160,8 +189,11 @@ static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	if (n > MPATH_MAX_Q_DEPTH)
 		return -EINVAL;
+	ret = mpath_params_when();
+	if (ret < 0)
+		return ret;
 	WRITE_ONCE(mpath_max_q_depth, n);
-	if (READ_ONCE(mpath_ready)) {
+	if (!ret) {
 		mutex_lock(&mpath_shim.lock);
 		mpath_apply_to_paths(mpath_path_apply_depth);
 		mutex_unlock(&mpath_shim.lock);
@@ -183,7 +215,10 @@ static int mpath_qd_rules_set(const char *val, const struct kernel_param *kp)
 	struct mpath_qd_rule *rules;
 	int ret;
 
-	if (READ_ONCE(mpath_ready))
+	ret = mpath_params_when();
+	if (ret < 0)
+		return ret;
+	if (!ret)
 		return mpath_set_qd_rules(val);
 	/* At load: check now, apply in init. */
 	rules = kcalloc(MPATH_QD_RULES_MAX, sizeof(*rules), GFP_KERNEL);
@@ -217,10 +252,13 @@ static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 	char *copy;
 	int ret;
 
+	ret = mpath_params_when();
+	if (ret < 0)
+		return ret;
 	copy = kstrdup(val, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	if (!READ_ONCE(mpath_ready)) {
+	if (ret) {
 		kfree(mpath_bindings_at_load);
 		mpath_bindings_at_load = copy;
 		return 0;
@@ -309,9 +347,13 @@ MODULE_PARM_DESC(flap_holdoff,
 unsigned int mpath_io_timeout;
 static int mpath_io_timeout_set(const char *val, const struct kernel_param *kp)
 {
-	int ret = mpath_uint_range_set(val, kp, 0, MPATH_MAX_IO_TIMEOUT);
+	int when = mpath_params_when();
+	int ret;
 
-	if (ret || !READ_ONCE(mpath_ready))
+	if (when < 0)
+		return when;
+	ret = mpath_uint_range_set(val, kp, 0, MPATH_MAX_IO_TIMEOUT);
+	if (ret || when)
 		return ret;
 	mutex_lock(&mpath_shim.lock);
 	mpath_apply_to_paths(mpath_path_apply_timeout);
@@ -351,19 +393,49 @@ struct mpath_shim mpath_shim = {
 	.hbas	= LIST_HEAD_INIT(mpath_shim.hbas),
 };
 
+/*
+ * What was written at load (on the command line or between the parameter
+ * files' creation and here) takes effect, and from now on each write does.
+ */
+static int __init mpath_params_go_live(void)
+{
+	int ret = 0;
+
+	kernel_param_lock(THIS_MODULE);
+	if (mpath_bindings_at_load) {
+		mutex_lock(&mpath_shim.lock);
+		ret = mpath_names_bind(&mpath_shim.names,
+				       mpath_bindings_at_load);
+		mutex_unlock(&mpath_shim.lock);
+		kfree(mpath_bindings_at_load);
+		mpath_bindings_at_load = NULL;
+	}
+	if (ret >= 0)
+		ret = mpath_set_qd_rules(mpath_qd_rules_at_load);
+	if (!ret)
+		mpath_params = MPATH_PARAMS_LIVE;
+	kernel_param_unlock(THIS_MODULE);
+	return ret;
+}
+
+/*
+ * The parameter files stay until the module is freed: from here on a
+ * write is refused, not applied to objects that are going or gone.
+ */
+static void mpath_params_end(void)
+{
+	kernel_param_lock(THIS_MODULE);
+	mpath_params = MPATH_PARAMS_GONE;
+	kfree(mpath_bindings_at_load);
+	mpath_bindings_at_load = NULL;
+	kernel_param_unlock(THIS_MODULE);
+}
+
 static int __init mpath_shim_init(void)
 {
 	int ret;
 
 	mpath_names_init(&mpath_shim.names);
-	if (mpath_bindings_at_load) {
-		ret = mpath_names_bind(&mpath_shim.names,
-				       mpath_bindings_at_load);
-		kfree(mpath_bindings_at_load);
-		mpath_bindings_at_load = NULL;
-		if (ret < 0)
-			goto out_names;
-	}
 	ret = mpath_iocache_init();
 	if (ret)
 		goto out_names;
@@ -398,10 +470,9 @@ static int __init mpath_shim_init(void)
 	ret = mpath_sysfs_init();
 	if (ret)
 		goto out_debugfs;
-	ret = mpath_set_qd_rules(mpath_qd_rules_at_load);
+	ret = mpath_params_go_live();
 	if (ret)
 		goto out_sysfs;
-	WRITE_ONCE(mpath_ready, true);
 	ret = mpath_discovery_init();
 	if (ret)
 		goto out_sysfs;
@@ -424,12 +495,14 @@ out_policies:
 out_iocache:
 	mpath_iocache_exit();
 out_names:
+	mpath_params_end();
 	mpath_names_destroy(&mpath_shim.names);
 	return ret;
 }
 
 static void __exit mpath_shim_exit(void)
 {
+	mpath_params_end();
 	mpath_discovery_exit();
 	mpath_lun_exit();
 	mpath_sysfs_exit();
