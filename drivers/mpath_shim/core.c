@@ -270,8 +270,16 @@ static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 	return ret < 0 ? ret : 0;
 }
 
+/* A load that fails in parse_args() runs neither init nor exit. */
+static void mpath_bindings_free(void *arg)
+{
+	kfree(mpath_bindings_at_load);
+	mpath_bindings_at_load = NULL;
+}
+
 static const struct kernel_param_ops mpath_bindings_ops = {
 	.set	= mpath_bindings_set,
+	.free	= mpath_bindings_free,
 };
 module_param_cb(bindings, &mpath_bindings_ops, NULL, 0200);
 MODULE_PARM_DESC(bindings,
@@ -475,10 +483,12 @@ static int __init mpath_shim_init(void)
 		goto out_sysfs;
 	ret = mpath_discovery_init();
 	if (ret)
-		goto out_sysfs;
+		goto out_params;
 	pr_info("loaded\n");
 	return 0;
 
+out_params:
+	mpath_params_end();
 out_sysfs:
 	mpath_sysfs_exit();
 out_debugfs:

@@ -446,7 +446,6 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	}
 	path->lun = lun;
 	kobject_get(&lun->kobj);
-	WRITE_ONCE(lun->tpgs, lun->tpgs | path->tpgs);
 	path->locality = hba->numa_node;
 
 	ret = kobject_add(&path->kobj, lun->paths_kobj, "%s", path->hctl);
@@ -465,8 +464,9 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 					path->hctl);
 	if (ret)
 		goto out_del;
-	/* Last: a failed add leaves the device's queue depth as it was. */
+	/* Last: a failed add leaves the device and the LUN as they were. */
 	mpath_path_apply_depth(path);
+	WRITE_ONCE(lun->tpgs, lun->tpgs | path->tpgs);
 	list_add_tail(&path->lun_node, &lun->paths);
 	/* The preferred (locked-down) path is back. */
 	if (!lun->preferred && !strcmp(lun->preferred_hctl, path->hctl))
