@@ -270,7 +270,7 @@ static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 	return ret < 0 ? ret : 0;
 }
 
-/* A load that fails in parse_args() runs neither init nor exit. */
+/* At unload, or a failed load (parse_args() fails before init runs). */
 static void mpath_bindings_free(void *arg)
 {
 	kfree(mpath_bindings_at_load);
@@ -428,14 +428,14 @@ static int __init mpath_params_go_live(void)
 
 /*
  * The parameter files stay until the module is freed: from here on a
- * write is refused, not applied to objects that are going or gone.
+ * write is refused, not applied to objects that are going or gone.  (Before
+ * going live a write is only kept; the kept bindings are freed with the
+ * parameter, mpath_bindings_free().)
  */
 static void mpath_params_end(void)
 {
 	kernel_param_lock(THIS_MODULE);
 	mpath_params = MPATH_PARAMS_GONE;
-	kfree(mpath_bindings_at_load);
-	mpath_bindings_at_load = NULL;
 	kernel_param_unlock(THIS_MODULE);
 }
 
@@ -505,7 +505,6 @@ out_policies:
 out_iocache:
 	mpath_iocache_exit();
 out_names:
-	mpath_params_end();
 	mpath_names_destroy(&mpath_shim.names);
 	return ret;
 }
