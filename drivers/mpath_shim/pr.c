@@ -12,11 +12,13 @@
  * too goes down every active lunpath: only the holder's nexus releases, and
  * which one reserved is not known.  RESERVE, PREEMPT and CLEAR go through
  * one usable lunpath, sent again on another after a path error, as ioctls
- * are; a PREEMPT of the LUN's own key that leaves it registered (a holder
- * changing the reservation's type) registers it again on every active
- * lunpath, whose nexuses lost it.  Of the reservation types, those of all
- * registrants or registrants only suit a multipath LUN: with the others
- * only the holder's nexus may write, and I/O goes down every path.
+ * are.  A PREEMPT of the LUN's own key (a holder changing the reservation's
+ * type) takes every other lunpath out of the map and drains its I/O first,
+ * since their nexuses lose the key, and registers it there again after:
+ * no write meets RESERVATION CONFLICT meanwhile.  Of the reservation types,
+ * those of all registrants or registrants only suit a multipath LUN: with
+ * the others only the holder's nexus may write, and I/O goes down every
+ * path.
  *
  * REGISTER skips a lunpath whose ALUA port refuses reservation commands
  * (unavailable, offline, in transition): a controller that is down does
@@ -45,6 +47,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/delay.h>
 #include <linux/pr.h>
 #include <linux/slab.h>
 #include <scsi/scsi_common.h>
@@ -376,47 +379,132 @@ static int mpath_pr_release(struct block_device *bdev, u64 key,
 	return ret;
 }
 
-/*
- * PREEMPT of the LUN's own key went through one lunpath.  With a
- * reservation held (a holder changing its type), that nexus keeps its
- * registration and holds the reservation, and every other nexus lost its
- * own (SPC-4, preempting a persistent reservation); with none, every
- * registration of the key is gone.  READ KEYS tells which: the key is
- * registered again on every active lunpath, or forgotten.
- */
-static void mpath_pr_self_preempted(struct mpath_lun *lun)
-{
-	struct mpath_pr_cmd c = {
-		.fn = mpath_pr_do_register, .key = 0, .sa_key = lun->pr_key,
-		.flags = PR_FL_IGNORE_KEY, .registers = true,
-	};
-	struct mpath_path **paths;
-	unsigned int n, i;
-	int ret = -ENODEV;
-
-	lockdep_assert_held(&lun->pr_lock);
-
-	n = mpath_pr_active_paths(lun, &paths, false);
-	for (i = 0; i < n && ret < 0; i++)
-		ret = mpath_pr_key_registered(paths[i]->sdev, lun->pr_key);
-	for (i = 0; i < n; i++)
-		percpu_ref_put(&paths[i]->ref);
-	kfree(paths);
-
-	if (!ret)
-		WRITE_ONCE(lun->pr_key, 0);
-	else if (ret > 0)
-		ret = mpath_pr_all(lun, &c);
-	if (ret < 0)
-		pr_warn("mpath%d: key 0x%llx preempted by this host; cannot tell whether it is still registered, or register it again on every lunpath (%d)\n",
-			lun->name->index, lun->pr_key, ret);
-}
-
 static int mpath_pr_do_preempt(struct block_device *bdev,
 			       const struct pr_ops *ops,
 			       const struct mpath_pr_cmd *c)
 {
 	return ops->pr_preempt(bdev, c->key, c->sa_key, c->type, c->abort);
+}
+
+/*
+ * Take every lunpath of @lun but @keep out of service for reservations:
+ * mark it as one that missed a REGISTER, so an active one is out of the
+ * map until it joins.  Then wait for the I/O in flight on the active ones
+ * to end: a submitter that chose one from the old map took its tag inside
+ * the map's RCU section.  The wait ends early when the lunpath fails (its
+ * I/O goes on through the map) or after its io_timeout (the watchdog's
+ * business then), or 30 s without one.  Returns the active ones in
+ * *@pathsp, each with a reference.
+ */
+static unsigned int mpath_pr_isolate(struct mpath_lun *lun,
+				     struct mpath_path *keep,
+				     struct mpath_path ***pathsp)
+{
+	struct mpath_path **paths, *path;
+	unsigned long deadline;
+	unsigned int n = 0, i;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	mutex_lock(&mpath_shim.lock);
+	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (path == keep)
+			continue;
+		set_bit(MPATH_PATH_PR_STALE, &path->flags);
+		if (paths && mpath_path_usable(path) &&
+		    percpu_ref_tryget_live(&path->ref))
+			paths[n++] = path;
+	}
+	mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+	*pathsp = paths;
+	if (!n)
+		return 0;
+
+	synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		path = paths[i];
+		deadline = jiffies +
+			   (mpath_path_io_timeout(path) ?: 30) * HZ;
+		while (mpath_path_inflight(path) && mpath_path_usable(path) &&
+		       time_before(jiffies, deadline) &&
+		       !fatal_signal_pending(current))
+			usleep_range(500, 1000);
+	}
+	return n;
+}
+
+/*
+ * @paths, taken out by mpath_pr_isolate(), join again (mpath_pr_join():
+ * the LUN's key registered on each nexus, or forgotten when it is gone
+ * from the LU) and go back in the map.  One that cannot join stays out;
+ * its probe tries again.
+ */
+static void mpath_pr_rejoin(struct mpath_lun *lun, struct mpath_path **paths,
+			    unsigned int n)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	for (i = 0; i < n; i++)
+		mpath_pr_join(paths[i], paths[i]->bdev);
+	mutex_lock(&mpath_shim.lock);
+	mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+	for (i = 0; i < n; i++)
+		percpu_ref_put(&paths[i]->ref);
+	kfree(paths);
+}
+
+/*
+ * PREEMPT of the LUN's own key (@c->sa_key): a holder changing the
+ * reservation's type, or with none held, every registration of the key
+ * dropped.  The nexus it goes through keeps its registration and the
+ * reservation; every other nexus loses its own when the LU carries it out
+ * (SPC-4, preempting a persistent reservation), and a write reaching the
+ * LU through one of them then ends in RESERVATION CONFLICT.  So the other
+ * lunpaths are out of the map, their I/O drained, from before the PREEMPT
+ * until they are registered again; I/O goes on through the one it is sent
+ * down.  READ KEYS through that one tells whether the key is still
+ * registered, or forgotten.  After a path error each other lunpath joins
+ * the same way (the PREEMPT may have been carried out) before the next try.
+ */
+static int mpath_pr_preempt_self(struct mpath_lun *lun,
+				 const struct mpath_pr_cmd *c)
+{
+	struct mpath_tried tried = { };
+	struct mpath_path *path, **paths;
+	unsigned int n;
+	bool path_error;
+	int ret = -EIO, reg;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	for (;;) {
+		path = mpath_ioctl_path(lun, &tried, &lun->pr_lock);
+		if (IS_ERR(path))
+			return tried.nr ? ret : PTR_ERR(path);
+		n = mpath_pr_isolate(lun, path, &paths);
+		ret = mpath_pr_call(c->fn, path->bdev, c);
+		path_error = mpath_pr_result_path_error(ret);
+		if (path_error) {
+			atomic_long_inc(&lun->ioctl_failovers);
+			mpath_path_report_error(path);
+		} else if (!ret) {
+			reg = mpath_pr_key_registered(path->sdev, c->sa_key);
+			if (!reg)
+				WRITE_ONCE(lun->pr_key, 0);
+			else if (reg < 0)
+				pr_warn("mpath%d: key 0x%llx preempted by this host; cannot tell whether it is still registered (%d): the other lunpaths join through their probe\n",
+					lun->name->index, c->sa_key, reg);
+		}
+		percpu_ref_put(&path->ref);
+		mpath_pr_rejoin(lun, paths, n);
+		if (!path_error)
+			return ret;
+	}
 }
 
 static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
@@ -430,9 +518,10 @@ static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
 	int ret;
 
 	mutex_lock(&lun->pr_lock);
-	ret = mpath_pr_one(lun, &c, true);
-	if (!ret && lun->pr_key && new_key == lun->pr_key)
-		mpath_pr_self_preempted(lun);
+	if (lun->pr_key && new_key == lun->pr_key)
+		ret = mpath_pr_preempt_self(lun, &c);
+	else
+		ret = mpath_pr_one(lun, &c, true);
 	mutex_unlock(&lun->pr_lock);
 	return ret;
 }
