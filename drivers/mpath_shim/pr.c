@@ -49,6 +49,7 @@
 #include <linux/blkdev.h>
 #include <linux/delay.h>
 #include <linux/pr.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_device.h>
@@ -389,57 +390,65 @@ static int mpath_pr_do_preempt(struct block_device *bdev,
 /*
  * Take every lunpath of @lun but @keep out of service for reservations:
  * mark it as one that missed a REGISTER, so an active one is out of the
- * map until it joins.  Then wait for the I/O in flight on the active ones
- * to end: a submitter that chose one from the old map took its tag inside
- * the map's RCU section.  The wait ends early when the lunpath fails (its
- * I/O goes on through the map) or after its io_timeout (the watchdog's
- * business then), or 30 s without one.  Returns the active ones in
- * *@pathsp, each with a reference.
+ * map until it joins.  Then wait for their I/O in flight to end, whatever
+ * their state: a submitter that chose one from the old map took its tag
+ * inside the map's RCU section, and a write of one already failing may
+ * still reach the LU.  Polled: the completion path has no hook for a
+ * waiter, and this runs once per PREEMPT.  Returns the lunpaths in *@pathsp,
+ * each with a reference, and their number in *@np; 0, or -ETIMEDOUT after
+ * the longest io_timeout among them (30 s without one), -EINTR on a fatal
+ * signal, -ENOLINK if @keep failed meanwhile, -ENOMEM with nothing done.
  */
-static unsigned int mpath_pr_isolate(struct mpath_lun *lun,
-				     struct mpath_path *keep,
-				     struct mpath_path ***pathsp)
+static int mpath_pr_isolate(struct mpath_lun *lun, struct mpath_path *keep,
+			    struct mpath_path ***pathsp, unsigned int *np)
 {
 	struct mpath_path **paths, *path;
+	unsigned int n = 0, i, secs = 0;
 	unsigned long deadline;
-	unsigned int n = 0, i;
 
 	lockdep_assert_held(&lun->pr_lock);
 
 	mutex_lock(&mpath_shim.lock);
 	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
+	if (!paths) {
+		mutex_unlock(&mpath_shim.lock);
+		return -ENOMEM;
+	}
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		if (path == keep)
 			continue;
 		set_bit(MPATH_PATH_PR_STALE, &path->flags);
-		if (paths && mpath_path_usable(path) &&
-		    percpu_ref_tryget_live(&path->ref))
+		if (percpu_ref_tryget(&path->ref))
 			paths[n++] = path;
 	}
 	mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
 	*pathsp = paths;
-	if (!n)
-		return 0;
+	*np = n;
 
 	synchronize_rcu();
+	for (i = 0; i < n; i++)
+		secs = max(secs, mpath_path_io_timeout(paths[i]));
+	deadline = jiffies + (secs ?: 30) * HZ;
 	for (i = 0; i < n; i++) {
-		path = paths[i];
-		deadline = jiffies +
-			   (mpath_path_io_timeout(path) ?: 30) * HZ;
-		while (mpath_path_inflight(path) && mpath_path_usable(path) &&
-		       time_before(jiffies, deadline) &&
-		       !fatal_signal_pending(current))
+		while (mpath_path_inflight(paths[i])) {
+			if (!mpath_path_usable(keep))
+				return -ENOLINK;
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			if (time_after(jiffies, deadline))
+				return -ETIMEDOUT;
 			usleep_range(500, 1000);
+		}
 	}
-	return n;
+	return 0;
 }
 
 /*
  * @paths, taken out by mpath_pr_isolate(), join again (mpath_pr_join():
  * the LUN's key registered on each nexus, or forgotten when it is gone
- * from the LU) and go back in the map.  One that cannot join stays out;
- * its probe tries again.
+ * from the LU) and go back in the map.  One that is not active, or cannot
+ * join, stays out: it joins when it returns, or at its next probe.
  */
 static void mpath_pr_rejoin(struct mpath_lun *lun, struct mpath_path **paths,
 			    unsigned int n)
@@ -449,7 +458,8 @@ static void mpath_pr_rejoin(struct mpath_lun *lun, struct mpath_path **paths,
 	lockdep_assert_held(&lun->pr_lock);
 
 	for (i = 0; i < n; i++)
-		mpath_pr_join(paths[i], paths[i]->bdev);
+		if (mpath_path_usable(paths[i]))
+			mpath_pr_join(paths[i], paths[i]->bdev);
 	mutex_lock(&mpath_shim.lock);
 	mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
@@ -468,16 +478,18 @@ static void mpath_pr_rejoin(struct mpath_lun *lun, struct mpath_path **paths,
  * lunpaths are out of the map, their I/O drained, from before the PREEMPT
  * until they are registered again; I/O goes on through the one it is sent
  * down.  READ KEYS through that one tells whether the key is still
- * registered, or forgotten.  After a path error each other lunpath joins
- * the same way (the PREEMPT may have been carried out) before the next try.
+ * registered, or forgotten.  After a path error (or that lunpath failing
+ * while the others drain) each other lunpath joins the same way, since the
+ * LU may have carried the PREEMPT out, before the next try.  Not drained:
+ * SG_IO commands sent through /dev/mpathN meanwhile (they hold no tag).
  */
 static int mpath_pr_preempt_self(struct mpath_lun *lun,
 				 const struct mpath_pr_cmd *c)
 {
 	struct mpath_tried tried = { };
 	struct mpath_path *path, **paths;
-	unsigned int n;
 	bool path_error;
+	unsigned int n;
 	int ret = -EIO, reg;
 
 	lockdep_assert_held(&lun->pr_lock);
@@ -486,18 +498,25 @@ static int mpath_pr_preempt_self(struct mpath_lun *lun,
 		path = mpath_ioctl_path(lun, &tried, &lun->pr_lock);
 		if (IS_ERR(path))
 			return tried.nr ? ret : PTR_ERR(path);
-		n = mpath_pr_isolate(lun, path, &paths);
-		ret = mpath_pr_call(c->fn, path->bdev, c);
-		path_error = mpath_pr_result_path_error(ret);
+		ret = mpath_pr_isolate(lun, path, &paths, &n);
+		if (ret == -ENOMEM) {
+			percpu_ref_put(&path->ref);
+			return ret;
+		}
+		if (!ret)
+			ret = mpath_pr_call(c->fn, path->bdev, c);
+		/* -ENOLINK: @path failed while the others drained. */
+		path_error = ret == -ENOLINK || mpath_pr_result_path_error(ret);
 		if (path_error) {
 			atomic_long_inc(&lun->ioctl_failovers);
-			mpath_path_report_error(path);
+			if (ret != -ENOLINK)
+				mpath_path_report_error(path);
 		} else if (!ret) {
 			reg = mpath_pr_key_registered(path->sdev, c->sa_key);
 			if (!reg)
 				WRITE_ONCE(lun->pr_key, 0);
 			else if (reg < 0)
-				pr_warn("mpath%d: key 0x%llx preempted by this host; cannot tell whether it is still registered (%d): the other lunpaths join through their probe\n",
+				pr_warn("mpath%d: key 0x%llx preempted by this host; cannot tell whether it is still registered (%d)\n",
 					lun->name->index, c->sa_key, reg);
 		}
 		percpu_ref_put(&path->ref);
