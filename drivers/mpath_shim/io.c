@@ -32,13 +32,14 @@
  * A REQ_NOWAIT bio (io_uring) never sleeps here: it ends with BLK_STS_AGAIN
  * where another would wait (no clone at once, the host queue) and its
  * caller sends it again from a context that may.  Its clone keeps
- * REQ_NOWAIT, and the path disk's BLK_STS_AGAIN is passed up as it is, not
- * taken for a path error; sent again after a path error, from the host
- * queue, it goes without (kblockd may sleep, and nobody would resubmit).
- * It enters /dev/mpathN's I/O statistics when it is sent (or ends
- * otherwise), not when it arrives: one the shim sends back with
- * BLK_STS_AGAIN is counted once, when its caller submits it again (one the
- * path disk sends back was sent, and is counted each time).
+ * REQ_NOWAIT.  The path disk's BLK_STS_AGAIN (no request free there: a
+ * host's tags are shared by all its LUNs) is not a path error; the I/O was
+ * sent, so it is kept and sent again from the host queue, as after a path
+ * error.  Sent again from there it goes without REQ_NOWAIT (kblockd may
+ * sleep, and nobody would resubmit).  It enters /dev/mpathN's I/O
+ * statistics when it is sent (or ends otherwise), not when it arrives: one
+ * the shim sends back with BLK_STS_AGAIN is counted once, when its caller
+ * submits it again.
  *
  * Clones are charged to the original bio's cgroup on the path disk, as dm
  * does, and are marked BIO_REMAPPED as NVMe does: /dev/mpathN checked the end
@@ -418,21 +419,21 @@ static void mpath_clone_end_io(struct bio *clone)
 	mpath_account(path, lun, io, status, now);
 	mpath_path_put_tag(path, io, now);
 
-	/* REQ_NOWAIT and the path disk would have slept: not a path error. */
-	path_error = unlikely(status) && status != BLK_STS_AGAIN &&
-		     blk_path_error(status);
+	/*
+	 * REQ_NOWAIT, and the path disk would have waited for a request: not
+	 * a path error.  Sent again from the host queue, without REQ_NOWAIT,
+	 * rather than handed back: /dev/mpathN counted it when it was sent.
+	 */
+	if (unlikely(status == BLK_STS_AGAIN))
+		goto requeue;
+	path_error = unlikely(status) && blk_path_error(status);
 	if (path_error && !mpath_io_tries_exhausted(lun, io, status)) {
-		/* Queue it while our path reference keeps the LUN alive. */
 		mpath_path_report_error(path);
 		if (mpath_stats_on()) {
 			this_cpu_inc(path->stats->failovers);
 			this_cpu_inc(lun->stats->failovers);
 		}
-		io->path = NULL;
-		mpath_hq_add(lun, io);
-		mpath_kick_requeue(lun);
-		percpu_ref_put(&path->ref);
-		return;
+		goto requeue;
 	}
 	if (path_error)
 		mpath_path_report_error(path);
@@ -442,6 +443,14 @@ static void mpath_clone_end_io(struct bio *clone)
 	if (READ_ONCE(lun->hq_len))
 		mpath_kick_requeue(lun);
 	mpath_io_end(io, status);
+	percpu_ref_put(&path->ref);
+	return;
+
+requeue:
+	/* Queue it while our path reference keeps the LUN alive. */
+	io->path = NULL;
+	mpath_hq_add(lun, io);
+	mpath_kick_requeue(lun);
 	percpu_ref_put(&path->ref);
 }
 
