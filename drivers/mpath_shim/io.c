@@ -422,9 +422,13 @@ static void mpath_clone_end_io(struct bio *clone)
 	/*
 	 * REQ_NOWAIT, and the path disk would have waited for a request: not
 	 * a path error.  Sent again from the host queue, without REQ_NOWAIT,
-	 * rather than handed back: /dev/mpathN counted it when it was sent.
+	 * rather than handed back: /dev/mpathN counted it when it was sent,
+	 * and a submitter that is not there (blk-throttle's work sends it)
+	 * would pass EAGAIN on as an error.  Any other AGAIN is a path error,
+	 * so it cannot go round for ever.
 	 */
-	if (unlikely(status == BLK_STS_AGAIN))
+	if (unlikely(status == BLK_STS_AGAIN) &&
+	    (clone->bi_opf & REQ_NOWAIT))
 		goto requeue;
 	path_error = unlikely(status) && blk_path_error(status);
 	if (path_error && !mpath_io_tries_exhausted(lun, io, status)) {
