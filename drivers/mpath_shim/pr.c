@@ -78,6 +78,7 @@ struct mpath_pr_cmd {
 	bool	abort;
 	bool	registers;	/* lunpaths it did not reach join later */
 	bool	every_port;	/* RELEASE: refusing ports too, go on past them */
+	u64	undo_key;	/* REGISTER AND IGNORE: the nexuses' key before */
 	void	*data;
 };
 
@@ -310,8 +311,34 @@ static int mpath_pr_undo_register(struct block_device *bdev,
 				  const struct mpath_pr_cmd *c)
 {
 	if (c->flags & PR_FL_IGNORE_KEY)
-		return ops->pr_register(bdev, 0, 0, PR_FL_IGNORE_KEY);
+		return ops->pr_register(bdev, 0, c->undo_key,
+					PR_FL_IGNORE_KEY);
 	return ops->pr_register(bdev, c->sa_key, c->key, 0);
+}
+
+/*
+ * The key the nexuses of @lun's active lunpaths hold: the LUN's, which
+ * each one joined with, unless READ KEYS no longer shows it on the LU
+ * (another initiator preempted or cleared it), or cannot tell: then none,
+ * so an undo never registers a fenced key again.
+ */
+static u64 mpath_pr_nexus_key(struct mpath_lun *lun)
+{
+	struct mpath_path **paths;
+	unsigned int n, i;
+	int ret = -ENODEV;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	if (!lun->pr_key)
+		return 0;
+	n = mpath_pr_active_paths(lun, &paths, false);
+	for (i = 0; i < n && ret < 0; i++)
+		ret = mpath_pr_key_registered(paths[i]->sdev, lun->pr_key);
+	for (i = 0; i < n; i++)
+		percpu_ref_put(&paths[i]->ref);
+	kfree(paths);
+	return ret > 0 ? lun->pr_key : 0;
 }
 
 /* A registration belongs to a nexus: every active lunpath registers. */
@@ -327,6 +354,12 @@ static int mpath_pr_register(struct block_device *bdev, u64 old_key,
 	int ret;
 
 	mutex_lock(&lun->pr_lock);
+	/*
+	 * REGISTER AND IGNORE EXISTING KEY does not say what it replaces:
+	 * its undo, on a refusal, needs the key the nexuses held.
+	 */
+	if (flags & PR_FL_IGNORE_KEY)
+		c.undo_key = mpath_pr_nexus_key(lun);
 	ret = mpath_pr_all(lun, &c);
 	if (!ret)
 		WRITE_ONCE(lun->pr_key, new_key);
