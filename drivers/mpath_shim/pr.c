@@ -78,7 +78,7 @@ struct mpath_pr_cmd {
 	bool	abort;
 	bool	registers;	/* lunpaths it did not reach join later */
 	bool	every_port;	/* RELEASE: refusing ports too, go on past them */
-	u64	undo_key;	/* REGISTER AND IGNORE: the nexuses' key before */
+	u64	undo_key;	/* set by mpath_pr_undo(): the nexuses' key before */
 	void	*data;
 };
 
@@ -245,6 +245,69 @@ static void mpath_pr_mark_missed(struct mpath_lun *lun,
 }
 
 /*
+ * The key the nexuses of @paths held before a REGISTER AND IGNORE EXISTING
+ * KEY, which names none: the LUN's, which each active nexus joined with,
+ * if READ KEYS through any of @paths still shows it on the LU.  Asked after
+ * the refusal, so that a fence while the REGISTER went round is seen; a
+ * fenced key is forgotten, never registered again.  -EIO: no answer.
+ */
+static int mpath_pr_undo_key(struct mpath_lun *lun, struct mpath_path **paths,
+			     unsigned int n, u64 *key)
+{
+	unsigned int i;
+	int ret = -EIO;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	*key = 0;
+	if (!lun->pr_key)
+		return 0;
+	for (i = 0; i < n && ret < 0; i++)
+		ret = mpath_pr_key_registered(paths[i]->sdev, lun->pr_key);
+	if (ret > 0) {
+		*key = lun->pr_key;
+	} else if (!ret) {
+		pr_warn("mpath%d: key 0x%llx is no longer registered on the LU (preempted or cleared): forgotten\n",
+			lun->name->index, lun->pr_key);
+		WRITE_ONCE(lun->pr_key, 0);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * A REGISTER (@c) done on the lunpaths of @paths in @ok was refused on
+ * another: put them back.  Each lunpath whose registration is not known
+ * then joins before it carries I/O again (out of the map until its probe
+ * has joined it): one in @unknown (a path error while the REGISTER went
+ * round: it may have reached the LU), one whose undo failed, and every
+ * one done when the key they held could not be told.
+ */
+static void mpath_pr_undo(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
+			  struct mpath_path **paths, unsigned int n,
+			  const unsigned long *ok, unsigned long *unknown)
+{
+	struct mpath_pr_cmd u = *c;
+	bool unsure = false, out = false;
+	unsigned int i;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	if (c->flags & PR_FL_IGNORE_KEY)
+		unsure = mpath_pr_undo_key(lun, paths, n, &u.undo_key) < 0;
+	for_each_set_bit(i, ok, n)
+		if (mpath_pr_call(c->undo, paths[i]->bdev, &u) || unsure)
+			set_bit(i, unknown);
+	mutex_lock(&mpath_shim.lock);
+	for_each_set_bit(i, unknown, n) {
+		set_bit(MPATH_PATH_PR_STALE, &paths[i]->flags);
+		out |= paths[i]->state == MPATH_PATH_ACTIVE;
+	}
+	if (out)
+		mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+}
+
+/*
  * @c down every active lunpath of @lun whose port takes it.  A lunpath
  * that fails with a path error is failed; the LU refusing @c on one stops
  * there, and @c->undo, if any, puts back the ones done.  After a REGISTER
@@ -257,14 +320,15 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 {
 	struct mpath_path **paths;
 	unsigned int n, i, done = 0;
-	unsigned long *ok;
+	unsigned long *ok, *perr;
 	int ret = 0, err;
 
 	lockdep_assert_held(&lun->pr_lock);
 
 	n = mpath_pr_active_paths(lun, &paths, c->every_port);
 	ok = bitmap_zalloc(max(n, 1U), GFP_KERNEL);
-	if (!paths || !ok) {
+	perr = bitmap_zalloc(max(n, 1U), GFP_KERNEL);
+	if (!paths || !ok || !perr) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -274,6 +338,7 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 			set_bit(i, ok);
 			done++;
 		} else if (mpath_pr_result_path_error(err)) {
+			set_bit(i, perr);
 			mpath_path_report_error(paths[i]);
 		} else {
 			ret = ret ?: err;
@@ -281,18 +346,17 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 				break;
 		}
 	}
-	if (ret && c->undo) {
-		for_each_set_bit(i, ok, n)
-			mpath_pr_call(c->undo, paths[i]->bdev, c);
-	} else if (!ret && !done) {
+	if (ret && c->undo)
+		mpath_pr_undo(lun, c, paths, n, ok, perr);
+	else if (!ret && !done)
 		ret = -EIO;	/* no active path, or each one failed */
-	}
 	/* Unless it was undone (nothing changed), the others join later. */
 	if (c->registers && !(c->undo && ret))
 		mpath_pr_mark_missed(lun, paths, n, ok);
 out:
 	for (i = 0; i < n; i++)
 		percpu_ref_put(&paths[i]->ref);
+	bitmap_free(perr);
 	bitmap_free(ok);
 	kfree(paths);
 	return ret;
@@ -316,31 +380,6 @@ static int mpath_pr_undo_register(struct block_device *bdev,
 	return ops->pr_register(bdev, c->sa_key, c->key, 0);
 }
 
-/*
- * The key the nexuses of @lun's active lunpaths hold: the LUN's, which
- * each one joined with, unless READ KEYS no longer shows it on the LU
- * (another initiator preempted or cleared it), or cannot tell: then none,
- * so an undo never registers a fenced key again.
- */
-static u64 mpath_pr_nexus_key(struct mpath_lun *lun)
-{
-	struct mpath_path **paths;
-	unsigned int n, i;
-	int ret = -ENODEV;
-
-	lockdep_assert_held(&lun->pr_lock);
-
-	if (!lun->pr_key)
-		return 0;
-	n = mpath_pr_active_paths(lun, &paths, false);
-	for (i = 0; i < n && ret < 0; i++)
-		ret = mpath_pr_key_registered(paths[i]->sdev, lun->pr_key);
-	for (i = 0; i < n; i++)
-		percpu_ref_put(&paths[i]->ref);
-	kfree(paths);
-	return ret > 0 ? lun->pr_key : 0;
-}
-
 /* A registration belongs to a nexus: every active lunpath registers. */
 static int mpath_pr_register(struct block_device *bdev, u64 old_key,
 			     u64 new_key, u32 flags)
@@ -354,12 +393,6 @@ static int mpath_pr_register(struct block_device *bdev, u64 old_key,
 	int ret;
 
 	mutex_lock(&lun->pr_lock);
-	/*
-	 * REGISTER AND IGNORE EXISTING KEY does not say what it replaces:
-	 * its undo, on a refusal, needs the key the nexuses held.
-	 */
-	if (flags & PR_FL_IGNORE_KEY)
-		c.undo_key = mpath_pr_nexus_key(lun);
 	ret = mpath_pr_all(lun, &c);
 	if (!ret)
 		WRITE_ONCE(lun->pr_key, new_key);
