@@ -210,6 +210,21 @@ void mpath_lun_end_release(struct mpath_lun *lun)
 static struct mpath_qd_rule mpath_qd_rules[MPATH_QD_RULES_MAX];
 static unsigned int mpath_qd_nr_rules;
 
+/* @path's effective max_q_depth, and where it comes from (depth_source). */
+unsigned int mpath_path_resolve_depth(struct mpath_path *path)
+{
+	unsigned int rule;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	rule = mpath_qd_rule_depth(mpath_qd_rules, mpath_qd_nr_rules,
+				   path->vendor, path->model);
+	return mpath_qd_resolve(path->max_q_depth, path->lun->max_q_depth, rule,
+				READ_ONCE(mpath_max_q_depth),
+				path->device_depth, path->depth_cap,
+				&path->depth_source);
+}
+
 /*
  * Give @path its effective max_q_depth: its tags and its SCSI device's queue
  * depth both become that value, or what the device accepted if it capped it.
@@ -217,18 +232,12 @@ static unsigned int mpath_qd_nr_rules;
 void mpath_path_apply_depth(struct mpath_path *path)
 {
 	const struct scsi_host_template *sht = path->sdev->host->hostt;
-	struct mpath_lun *lun = path->lun;
-	unsigned int depth, rule;
+	unsigned int depth;
 	int ret;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
-	rule = mpath_qd_rule_depth(mpath_qd_rules, mpath_qd_nr_rules,
-				   path->vendor, path->model);
-	depth = mpath_qd_resolve(path->max_q_depth, lun->max_q_depth, rule,
-				 READ_ONCE(mpath_max_q_depth),
-				 path->device_depth, path->depth_cap,
-				 &path->depth_source);
+	depth = mpath_path_resolve_depth(path);
 	if (path->sdev->queue_depth != depth) {
 		/* As a write to the device's queue_depth in sysfs does. */
 		if (sht->change_queue_depth)

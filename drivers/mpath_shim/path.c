@@ -427,7 +427,6 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	if (ret)
 		goto out_put;
 	mpath_inflight_init(&path->inflight, jiffies);
-	path->depth = path->depth_cap;
 	snprintf(path->hctl, sizeof(path->hctl), "%u:%u:%u:%llu",
 		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
 
@@ -447,6 +446,8 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	path->lun = lun;
 	kobject_get(&lun->kobj);
 	path->locality = hba->numa_node;
+	/* What its max_q_depth files show from the start; the device's last. */
+	path->depth = mpath_path_resolve_depth(path);
 
 	ret = kobject_add(&path->kobj, lun->paths_kobj, "%s", path->hctl);
 	if (ret)

@@ -757,6 +757,7 @@ void mpath_path_cost_update(struct mpath_path *path, u64 ns, u64 ahead);
 
 /* lun.c */
 void mpath_apply_to_paths(void (*fn)(struct mpath_path *path));
+unsigned int mpath_path_resolve_depth(struct mpath_path *path);
 void mpath_path_apply_depth(struct mpath_path *path);
 void mpath_path_restore_depth(struct mpath_path *path);
 int mpath_set_qd_rules(const char *buf);
