@@ -101,7 +101,7 @@ static int mpath_no_path_timeout_set(const char *val,
 
 	ret = kstrtoint(val, 0, &n);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	if (n < -1 || n > MPATH_MAX_NO_PATH_TIMEOUT)
 		return -EINVAL;
 	*(int *)kp->arg = n;
@@ -125,7 +125,7 @@ static int mpath_uint_range_set(const char *val, const struct kernel_param *kp,
 
 	ret = kstrtouint(val, 0, &n);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	if (n < lo || n > hi)
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned int *)kp->arg, n);
@@ -186,7 +186,7 @@ static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
 
 	ret = kstrtouint(val, 0, &n);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	if (n > MPATH_MAX_Q_DEPTH)
 		return -EINVAL;
 	ret = mpath_params_when();

@@ -522,7 +522,7 @@ static int mpath_claim_min_paths_set(const char *val,
 
 	ret = kstrtouint(val, 10, &n);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	if (n > MPATH_CLAIM_MAX_MIN_PATHS)
 		return -EINVAL;
 	mutex_lock(&mpath_claim_lock);

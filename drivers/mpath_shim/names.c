@@ -116,15 +116,21 @@ struct mpath_name *mpath_names_get(struct mpath_names *names,
 	return name;
 }
 
+/* The kernel's isalnum() takes Latin-1 letters too (lib/ctype.c). */
+static bool mpath_alias_alnum(char c)
+{
+	return isascii(c) && isalnum(c);
+}
+
 /* [A-Za-z0-9][A-Za-z0-9._+-]*, shorter than MPATH_ALIAS_LEN */
 bool mpath_alias_valid(const char *alias)
 {
 	size_t i, len = strlen(alias);
 
-	if (!len || len >= MPATH_ALIAS_LEN || !isalnum(alias[0]))
+	if (!len || len >= MPATH_ALIAS_LEN || !mpath_alias_alnum(alias[0]))
 		return false;
 	for (i = 1; i < len; i++)
-		if (!isalnum(alias[i]) && !strchr("._+-", alias[i]))
+		if (!mpath_alias_alnum(alias[i]) && !strchr("._+-", alias[i]))
 			return false;
 	return true;
 }

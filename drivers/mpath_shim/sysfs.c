@@ -50,7 +50,7 @@ static ssize_t no_path_timeout_store(struct kobject *kobj,
 
 	ret = kstrtoint(buf, 0, &val);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	if (val < -1 || val > MPATH_MAX_NO_PATH_TIMEOUT)
 		return -EINVAL;
 	if (!mutex_trylock(&mpath_shim.lock))
@@ -149,7 +149,7 @@ static int mpath_parse_depth(const char *buf, unsigned int *depth)
 	}
 	ret = kstrtouint(buf, 0, depth);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	return *depth < 1 || *depth > MPATH_MAX_Q_DEPTH ? -EINVAL : 0;
 }
 
@@ -497,7 +497,7 @@ static ssize_t locality_store(struct kobject *kobj, struct kobj_attribute *attr,
 	} else {
 		ret = kstrtoint(buf, 0, &node);
 		if (ret)
-			return ret;
+			return -EINVAL;
 		if (node < NUMA_NO_NODE || node >= nr_node_ids)
 			return -EINVAL;
 	}
@@ -527,7 +527,7 @@ static ssize_t weight_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	ret = kstrtouint(buf, 0, &weight);
 	if (ret)
-		return ret;
+		return -EINVAL;
 	if (weight < 1 || weight > MPATH_WEIGHT_MAX)
 		return -EINVAL;
 	if (!mutex_trylock(&mpath_shim.lock))
@@ -660,7 +660,7 @@ static ssize_t io_timeout_store(struct kobject *kobj,
 	} else {
 		ret = kstrtouint(buf, 10, &secs);
 		if (ret)
-			return ret;
+			return -EINVAL;
 		if (!secs || secs > MPATH_MAX_IO_TIMEOUT)
 			return -EINVAL;
 	}
