@@ -127,7 +127,7 @@ static const struct alias_case alias_cases[] = {
 	{ "", false }, { ".hidden", false }, { "-x", false }, { "a b", false },
 	{ "a/b", false }, { "a:b", false },
 	/* Latin-1 letters, which the kernel's isalnum() takes: not ASCII. */
-	{ "db\xe9", false }, { "\xc0" "b", false }, { "a\xff", false },
+	{ "db\xe9", false }, { "\xc0\x62", false }, { "a\xff", false },
 	{ "a123456789012345678901234567890123456789012345678901234567890ab",
 	  true },		/* 63 */
 	{ "a123456789012345678901234567890123456789012345678901234567890abc",
