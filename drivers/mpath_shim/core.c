@@ -132,21 +132,6 @@ static int mpath_uint_range_set(const char *val, const struct kernel_param *kp,
 	return 0;
 }
 
-unsigned int mpath_path_probe_interval = 5;
-static int mpath_probe_interval_set(const char *val,
-				    const struct kernel_param *kp)
-{
-	return mpath_uint_range_set(val, kp, 1, 3600);
-}
-
-static const struct kernel_param_ops mpath_probe_interval_ops = {
-	.set	= mpath_probe_interval_set,
-	.get	= param_get_uint,
-};
-module_param_cb(path_probe_interval, &mpath_probe_interval_ops,
-		&mpath_path_probe_interval, 0644);
-MODULE_PARM_DESC(path_probe_interval,
-		 "Seconds between TEST UNIT READY probes of failed lunpaths, 1..3600 (default 5)");
 
 char *mpath_default_policy = "round_robin";
 module_param_named(default_policy, mpath_default_policy, charp, 0444);
@@ -177,6 +162,37 @@ static int mpath_params_when(void)
 		return -ENODEV;
 	}
 }
+
+unsigned int mpath_path_probe_interval = 5;
+static int mpath_probe_interval_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int old = mpath_path_probe_interval;
+	struct mpath_lun *lun;
+	int when, ret;
+
+	when = mpath_params_when();
+	if (when < 0)
+		return when;
+	ret = mpath_uint_range_set(val, kp, 1, 3600);
+	if (ret || when || mpath_path_probe_interval >= old)
+		return ret;
+	/* Shorter: each LUN's next round is due now, not at the old end. */
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(lun, &mpath_shim.luns, node)
+		mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
+	mutex_unlock(&mpath_shim.lock);
+	return 0;
+}
+
+static const struct kernel_param_ops mpath_probe_interval_ops = {
+	.set	= mpath_probe_interval_set,
+	.get	= param_get_uint,
+};
+module_param_cb(path_probe_interval, &mpath_probe_interval_ops,
+		&mpath_path_probe_interval, 0644);
+MODULE_PARM_DESC(path_probe_interval,
+		 "Seconds between TEST UNIT READY probes of failed lunpaths, 1..3600 (default 5)");
 
 unsigned int mpath_max_q_depth;
 static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)

@@ -577,7 +577,14 @@ void mpath_nopath_work(struct work_struct *work)
 					     struct mpath_lun, nopath_work);
 
 	mutex_lock(&mpath_shim.lock);
-	if (mpath_lun_has_path(lun) ||
+	/*
+	 * While this instance waited for the lock, the wait may have been
+	 * restarted (a new no_path_timeout, the last path lost again after
+	 * one came back: queued anew) or made endless (-1).
+	 */
+	if (READ_ONCE(lun->no_path_timeout) < 0 ||
+	    delayed_work_pending(&lun->nopath_work) ||
+	    mpath_lun_has_path(lun) ||
 	    !mpath_lun_set_state(lun, MPATH_LUN_EXPIRED)) {
 		mutex_unlock(&mpath_shim.lock);
 		return;

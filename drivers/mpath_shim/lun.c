@@ -341,7 +341,7 @@ bool mpath_path_serves_io(const struct mpath_path *path)
 /*
  * Build the map of @lun's usable lunpaths for its policy and publish it:
  * those of the best ALUA rank present (optimized, else non-optimized; all,
- * without ALUA).  A LUN that gains a path dispatches its held I/O; one that
+ * without ALUA), or the locked one of any rank.  A LUN that gains a path dispatches its held I/O; one that
  * loses its last path starts the no-path timer.
  */
 void mpath_lun_publish_map(struct mpath_lun *lun)
@@ -351,24 +351,31 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	struct mpath_path **paths, *path;
 	unsigned int nr = 0;
 	int timeout, best = INT_MAX, rank;
+	bool pinned;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
+	sel = rcu_dereference_protected(lun->sel,
+					lockdep_is_held(&mpath_shim.lock));
+	/*
+	 * A policy without failover keeps to the administrator's lunpath
+	 * whatever its rank, as long as it serves I/O (the map builder picks
+	 * it out): not only when it is in the best group.
+	 */
+	pinned = sel->policy->flags & MPATH_PS_NO_FAILOVER;
 	/* A few pointers: never worth failing a state change for. */
 	paths = kmalloc_array(lun->nr_paths, sizeof(*paths),
 			      GFP_KERNEL | __GFP_NOFAIL);
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		rank = mpath_path_rank(path);
-		if (!mpath_path_serves_io(path) || rank > best)
+		if (!mpath_path_serves_io(path) || (!pinned && rank > best))
 			continue;
-		if (rank < best) {
+		if (!pinned && rank < best) {
 			best = rank;
 			nr = 0;
 		}
 		paths[nr++] = path;
 	}
-	sel = rcu_dereference_protected(lun->sel,
-					lockdep_is_held(&mpath_shim.lock));
 	map = mpath_path_map_build(paths, nr, lun->preferred, sel->policy,
 				   GFP_KERNEL | __GFP_NOFAIL);
 	kfree(paths);
