@@ -319,6 +319,13 @@ void mpath_path_attach_work(struct work_struct *work)
 	if (path->state == MPATH_PATH_ATTACHING)
 		mpath_path_set_state(path, ret ? MPATH_PATH_FAILED :
 					   MPATH_PATH_ACTIVE);
+	/*
+	 * Attached without carrying I/O (disabled meanwhile, or it could not
+	 * join the reservation): no move into or out of ACTIVE published the
+	 * map, and a LUN whose disk comes now needs its no-path timer.
+	 */
+	if (path->state != MPATH_PATH_ACTIVE)
+		mpath_lun_publish_map(lun);
 	mutex_unlock(&mpath_shim.lock);
 	mutex_unlock(&lun->pr_lock);
 
