@@ -904,6 +904,12 @@ void mpath_probe_work(struct work_struct *work)
 		}
 	}
 
+	/*
+	 * Only standby ports, and the explicit failover did not take (the
+	 * target refused SET TARGET PORT GROUPS): asked again each round.
+	 */
+	if (!mpath_lun_has_path(lun))
+		mpath_lun_check_standby(lun);
 	/* A port group in transition is asked again every second. */
 	fast = mpath_lun_transitioning(lun);
 	mutex_unlock(&mpath_shim.lock);
