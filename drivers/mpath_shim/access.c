@@ -189,8 +189,9 @@ static int mpath_alua_rtpg(struct mpath_path *path)
 	    sshdr.sense_key == ILLEGAL_REQUEST)
 		ret = mpath_rtpg_send(path->sdev, buf, false, &sshdr);
 	mpath_rtpg_keep(lun, path, buf, ret);
+	/* Refused (a port in transition may refuse it): no states. */
 	if (ret) {
-		ret = mpath_answered(ret) ? 0 : -EIO;
+		ret = mpath_answered(ret) ? -ENODATA : -EIO;
 		goto out;
 	}
 	mpath_rtpg_parse(buf, MPATH_RTPG_LEN, rtpg);
@@ -246,7 +247,8 @@ static int mpath_alua_dh(struct mpath_path *path)
 /*
  * Read the access state of @path's port group again (and, when the shim
  * owns RTPG, of every group of its LU).  0 if the port answered or the LU
- * has no ALUA, -EIO if the port did not answer, -ENOMEM.
+ * has no ALUA, -ENODATA if it answered without the states (RTPG refused),
+ * -EIO if the port did not answer, -ENOMEM.
  */
 int mpath_alua_refresh(struct mpath_path *path)
 {
@@ -255,6 +257,25 @@ int mpath_alua_refresh(struct mpath_path *path)
 	if (mpath_dh_alua(path->sdev))
 		return mpath_alua_dh(path);
 	return mpath_alua_rtpg(path);
+}
+
+/*
+ * mpath_alua_refresh(), where @sense is what the port said to TEST UNIT
+ * READY: if the states could not be read and the port named its own
+ * (standby, unavailable, in transition), that is its state.
+ */
+int mpath_alua_refresh_sense(struct mpath_path *path,
+			     enum mpath_alua_sense sense)
+{
+	int ret = mpath_alua_refresh(path);
+
+	if (ret && sense >= MPATH_ALUA_SENSE_TRANSITIONING) {
+		mutex_lock(&mpath_shim.lock);
+		if (mpath_path_set_access(path, mpath_alua_sense_state(sense)))
+			mpath_lun_publish_map(path->lun);
+		mutex_unlock(&mpath_shim.lock);
+	}
+	return ret;
 }
 
 /*
@@ -267,25 +288,15 @@ bool mpath_alua_verdict(struct mpath_path *path)
 {
 	struct scsi_sense_hdr sshdr;
 	enum mpath_alua_sense sense;
-	bool republish = false;
-	int ret, rank;
+	int ret;
 
 	ret = scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr);
 	sense = ret > 0 ? mpath_alua_sense(&sshdr) : MPATH_ALUA_SENSE_NONE;
 	/* No answer, or an answer about something else: a failure. */
 	if (ret && sense < MPATH_ALUA_SENSE_TRANSITIONING)
 		return false;
-	ret = mpath_alua_refresh(path);
-	mutex_lock(&mpath_shim.lock);
-	/* The port named its state, and the states could not be read. */
-	if (ret && sense >= MPATH_ALUA_SENSE_TRANSITIONING)
-		republish = mpath_path_set_access(path,
-						  mpath_alua_sense_state(sense));
-	if (republish)
-		mpath_lun_publish_map(path->lun);
-	rank = mpath_alua_rank(path->access_state);
-	mutex_unlock(&mpath_shim.lock);
-	return rank < 0;
+	mpath_alua_refresh_sense(path, sense);
+	return mpath_alua_rank(READ_ONCE(path->access_state)) < 0;
 }
 
 /* A lunpath of @lun whose port may be asked to become active, or NULL. */

@@ -789,6 +789,7 @@ void mpath_path_probe_work(struct work_struct *work)
 	struct mpath_path *path = container_of(work, struct mpath_path,
 					       probe_work);
 	struct mpath_lun *lun = path->lun;
+	enum mpath_alua_sense sense = MPATH_ALUA_SENSE_NONE;
 	enum mpath_path_state state;
 	struct scsi_sense_hdr sshdr;
 	bool ok, reinstate, rejoin, verdict, access;
@@ -827,15 +828,19 @@ void mpath_path_probe_work(struct work_struct *work)
 	if (state == MPATH_PATH_FAILED) {
 		ret = mpath_path_hung(path) ? -EBUSY :
 		      scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr);
-		if (ret && !(ret > 0 && mpath_path_alua(path) &&
-			     mpath_alua_sense(&sshdr) >= MPATH_ALUA_SENSE_TRANSITIONING)) {
+		if (ret > 0 && mpath_path_alua(path))
+			sense = mpath_alua_sense(&sshdr);
+		if (ret && sense < MPATH_ALUA_SENSE_TRANSITIONING) {
 			percpu_ref_put(&path->ref);
 			return;
 		}
 	}
 	ret = mpath_path_verify(path);
-	/* A failed path comes back only if its port answers RTPG too. */
-	if (!ret && mpath_alua_refresh(path) == -EIO &&
+	/*
+	 * A failed path comes back only if its port answers RTPG too; with
+	 * the state it named if RTPG gave none.
+	 */
+	if (!ret && mpath_alua_refresh_sense(path, sense) == -EIO &&
 	    state == MPATH_PATH_FAILED)
 		ret = -EIO;
 	reinstate = !ret && state == MPATH_PATH_FAILED;

@@ -630,6 +630,8 @@ static inline bool mpath_lun_no_path_fails(const struct mpath_lun *lun)
 bool mpath_path_alua(const struct mpath_path *path);
 void mpath_path_set_port(struct mpath_path *path, const u8 *page, size_t len);
 int mpath_alua_refresh(struct mpath_path *path);
+int mpath_alua_refresh_sense(struct mpath_path *path,
+			     enum mpath_alua_sense sense);
 bool mpath_alua_verdict(struct mpath_path *path);
 bool mpath_lun_transitioning(struct mpath_lun *lun);
 void mpath_lun_check_standby(struct mpath_lun *lun);
