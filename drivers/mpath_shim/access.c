@@ -97,17 +97,28 @@ static bool mpath_path_set_access(struct mpath_path *path, u8 state)
 	return mpath_alua_rank(state) != mpath_alua_rank(old);
 }
 
-/* Does a lunpath of @lun wait for its port group's transition to end? */
-bool mpath_lun_transitioning(struct mpath_lun *lun)
+/*
+ * Should @lun's lunpaths be probed every second rather than every
+ * path_probe_interval?  While one waits for its port group's transition
+ * to end, and while the LUN has no usable path but lunpaths that answer
+ * (only their ports' access states keep them out): the states they hold
+ * may be old (scsi_dh_alua read them through another port, a UNIT
+ * ATTENTION went to a port that carries no I/O).
+ */
+bool mpath_lun_probe_fast(struct mpath_lun *lun)
 {
 	struct mpath_path *path;
+	bool waiting = lun->state == MPATH_LUN_WAITING;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
-	list_for_each_entry(path, &lun->paths, lun_node)
+	list_for_each_entry(path, &lun->paths, lun_node) {
 		if ((path->access_state & SCSI_ACCESS_STATE_MASK) ==
 		    SCSI_ACCESS_STATE_TRANSITIONING)
 			return true;
+		if (waiting && path->state == MPATH_PATH_ACTIVE)
+			return true;
+	}
 	return false;
 }
 

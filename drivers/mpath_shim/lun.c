@@ -351,7 +351,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	struct mpath_path **paths, *path;
 	unsigned int nr = 0;
 	int timeout, best = INT_MAX, rank;
-	bool pinned;
+	bool pinned, lost;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
@@ -388,14 +388,18 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 		mpath_lun_set_state(lun, MPATH_LUN_LIVE);
 		cancel_delayed_work(&lun->nopath_work);
 		mpath_kick_requeue(lun);
-	} else if (mpath_lun_set_state(lun, MPATH_LUN_WAITING) ||
-		   (lun->state == MPATH_LUN_WAITING &&
-		    !delayed_work_pending(&lun->nopath_work))) {
+	} else {
+		lost = mpath_lun_set_state(lun, MPATH_LUN_WAITING);
 		/* Lost its last path, or never had one (all disabled). */
 		timeout = READ_ONCE(lun->no_path_timeout);
-		if (timeout >= 0)
+		if ((lost || (lun->state == MPATH_LUN_WAITING &&
+			      !delayed_work_pending(&lun->nopath_work))) &&
+		    timeout >= 0)
 			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
 					 (unsigned long)timeout * HZ);
+		/* Out by their access states only: read them now. */
+		if (lost && mpath_lun_probe_fast(lun))
+			mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
 	}
 	if (!map->nr)
 		mpath_lun_check_standby(lun);

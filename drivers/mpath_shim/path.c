@@ -915,8 +915,8 @@ void mpath_probe_work(struct work_struct *work)
 	 */
 	if (!mpath_lun_has_path(lun))
 		mpath_lun_check_standby(lun);
-	/* A port group in transition is asked again every second. */
-	fast = mpath_lun_transitioning(lun);
+	/* A port group in transition, or old states: every second. */
+	fast = mpath_lun_probe_fast(lun);
 	mutex_unlock(&mpath_shim.lock);
 
 	mpath_disk_follow_capacity(lun);

@@ -633,7 +633,7 @@ int mpath_alua_refresh(struct mpath_path *path);
 int mpath_alua_refresh_sense(struct mpath_path *path,
 			     enum mpath_alua_sense sense);
 bool mpath_alua_verdict(struct mpath_path *path);
-bool mpath_lun_transitioning(struct mpath_lun *lun);
+bool mpath_lun_probe_fast(struct mpath_lun *lun);
 void mpath_lun_check_standby(struct mpath_lun *lun);
 void mpath_alua_failover_work(struct work_struct *work);
 
