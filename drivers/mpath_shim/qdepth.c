@@ -62,6 +62,9 @@ int mpath_qd_parse_rules(const char *buf, struct mpath_qd_rule *rules,
 		len--;
 	if (!len)
 		return 0;
+	/* A comma ends no list: a rule is missing after it. */
+	if (buf[len - 1] == ',')
+		return -EINVAL;
 	while (p < buf + len) {
 		end = strchr(p, ',');
 		if (!end || end > buf + len)
