@@ -67,13 +67,12 @@ static const struct rules_case rules_cases[] = {
 	{ "depth too big", "Linux:scsi_debug=4097", -EINVAL, "", "", 0 },
 	{ "negative", "Linux:scsi_debug=-1", -EINVAL, "", "", 0 },
 	{ "no product", "Linux=4", -EINVAL, "", "", 0 },
-	{ "trailing comma", "Linux:scsi_debug=4,", -EINVAL, "", "", 0 },
 	{ "trailing comma, newline", "Linux:*=4,\n", -EINVAL, "", "", 0 },
 	{ "no depth", "Linux:scsi_debug", -EINVAL, "", "", 0 },
 	{ "text depth", "Linux:scsi_debug=four", -EINVAL, "", "", 0 },
 	{ "vendor too long", "LinuxLinux:x=4", -EINVAL, "", "", 0 },
 	{ "empty vendor", ":x=4", -EINVAL, "", "", 0 },
-	{ "dangling comma", "Linux:x=4,", 1, "Linux   ", "x               ", 4 },
+	{ "dangling comma", "Linux:x=4,", -EINVAL, "", "", 0 },
 	{ "double comma", "Linux:x=4,,Linux:y=2", -EINVAL, "", "", 0 },
 };
 
