@@ -100,15 +100,16 @@ static bool mpath_path_set_access(struct mpath_path *path, u8 state)
 /*
  * Should @lun's lunpaths be probed every second rather than every
  * path_probe_interval?  While one waits for its port group's transition
- * to end, and while the LUN has no usable path but lunpaths that answer
- * (only their ports' access states keep them out): the states they hold
- * may be old (scsi_dh_alua read them through another port, a UNIT
- * ATTENTION went to a port that carries no I/O).
+ * to end, and for a while after the LUN lost its last usable path while
+ * lunpaths answer (only their ports' access states keep them out): the
+ * states they hold may be old (scsi_dh_alua read them through another
+ * port, a UNIT ATTENTION went to a port that carries no I/O).
  */
 bool mpath_lun_probe_fast(struct mpath_lun *lun)
 {
 	struct mpath_path *path;
-	bool waiting = lun->state == MPATH_LUN_WAITING;
+	bool recent = lun->state == MPATH_LUN_WAITING && lun->fast_until &&
+		      time_before(jiffies, lun->fast_until);
 
 	lockdep_assert_held(&mpath_shim.lock);
 
@@ -116,10 +117,33 @@ bool mpath_lun_probe_fast(struct mpath_lun *lun)
 		if ((path->access_state & SCSI_ACCESS_STATE_MASK) ==
 		    SCSI_ACCESS_STATE_TRANSITIONING)
 			return true;
-		if (waiting && path->state == MPATH_PATH_ACTIVE)
+		if (recent && path->state == MPATH_PATH_ACTIVE &&
+		    mpath_alua_rank(path->access_state) < 0)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * @lun has just lost its last usable lunpath: if some answer and only
+ * their ports' access states keep them out, read those at once and every
+ * second for MPATH_FAST_PROBE_SECS (bounded: a LUN seen only through
+ * standby ports may wait so for ever).
+ */
+void mpath_lun_probe_soon(struct mpath_lun *lun)
+{
+	struct mpath_path *path;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (path->state == MPATH_PATH_ACTIVE &&
+		    mpath_alua_rank(path->access_state) < 0) {
+			lun->fast_until = (jiffies + MPATH_FAST_PROBE_SECS * HZ) ?: 1;
+			mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
+			return;
+		}
+	}
 }
 
 /* Did a command that returned @ret reach the port and get an answer? */

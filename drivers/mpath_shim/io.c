@@ -580,10 +580,10 @@ void mpath_nopath_work(struct work_struct *work)
 	/*
 	 * While this instance waited for the lock, the wait may have been
 	 * restarted (a new no_path_timeout, the last path lost again after
-	 * one came back: queued anew) or made endless (-1).
+	 * one came back) or made endless (-1): the deadline set last says.
 	 */
-	if (READ_ONCE(lun->no_path_timeout) < 0 ||
-	    delayed_work_pending(&lun->nopath_work) ||
+	if (!lun->nopath_deadline ||
+	    time_before(jiffies, lun->nopath_deadline) ||
 	    mpath_lun_has_path(lun) ||
 	    !mpath_lun_set_state(lun, MPATH_LUN_EXPIRED)) {
 		mutex_unlock(&mpath_shim.lock);

@@ -339,6 +339,26 @@ bool mpath_path_serves_io(const struct mpath_path *path)
 }
 
 /*
+ * Start @lun's wait for a usable lunpath anew: @timeout seconds, no wait
+ * if negative.  The no-path work expires the LUN only at the deadline set
+ * last, so an instance that ran while the wait was restarted ends there.
+ */
+void mpath_lun_arm_nopath(struct mpath_lun *lun, int timeout)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (timeout < 0) {
+		lun->nopath_deadline = 0;
+		cancel_delayed_work(&lun->nopath_work);
+		return;
+	}
+	/* 0 means no wait: a deadline that lands on it moves a jiffy on. */
+	lun->nopath_deadline = (jiffies + (unsigned long)timeout * HZ) ?: 1;
+	mod_delayed_work(mpath_health_wq, &lun->nopath_work,
+			 (unsigned long)timeout * HZ);
+}
+
+/*
  * Build the map of @lun's usable lunpaths for its policy and publish it:
  * those of the best ALUA rank present (optimized, else non-optimized; all,
  * without ALUA), or the locked one of any rank.  A LUN that gains a path dispatches its held I/O; one that
@@ -350,7 +370,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	struct mpath_selector *sel;
 	struct mpath_path **paths, *path;
 	unsigned int nr = 0;
-	int timeout, best = INT_MAX, rank;
+	int best = INT_MAX, rank;
 	bool pinned, lost;
 
 	lockdep_assert_held(&mpath_shim.lock);
@@ -386,20 +406,18 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 
 	if (map->nr) {
 		mpath_lun_set_state(lun, MPATH_LUN_LIVE);
-		cancel_delayed_work(&lun->nopath_work);
+		mpath_lun_arm_nopath(lun, -1);
+		lun->fast_until = 0;
 		mpath_kick_requeue(lun);
 	} else {
 		lost = mpath_lun_set_state(lun, MPATH_LUN_WAITING);
 		/* Lost its last path, or never had one (all disabled). */
-		timeout = READ_ONCE(lun->no_path_timeout);
-		if ((lost || (lun->state == MPATH_LUN_WAITING &&
-			      !delayed_work_pending(&lun->nopath_work))) &&
-		    timeout >= 0)
-			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
-					 (unsigned long)timeout * HZ);
-		/* Out by their access states only: read them now. */
-		if (lost && mpath_lun_probe_fast(lun))
-			mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
+		if (lost || (lun->state == MPATH_LUN_WAITING &&
+			     !lun->nopath_deadline))
+			mpath_lun_arm_nopath(lun,
+					     READ_ONCE(lun->no_path_timeout));
+		if (lost)
+			mpath_lun_probe_soon(lun);
 	}
 	if (!map->nr)
 		mpath_lun_check_standby(lun);

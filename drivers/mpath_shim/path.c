@@ -882,6 +882,7 @@ void mpath_probe_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, probe_work);
+	unsigned long interval = max(1U, READ_ONCE(mpath_path_probe_interval));
 	struct mpath_path *path;
 	bool fast;
 
@@ -911,10 +912,14 @@ void mpath_probe_work(struct work_struct *work)
 
 	/*
 	 * Only standby ports, and the explicit failover did not take (the
-	 * target refused SET TARGET PORT GROUPS): asked again each round.
+	 * target refused SET TARGET PORT GROUPS): asked again, once per
+	 * path_probe_interval at most.
 	 */
-	if (!mpath_lun_has_path(lun))
+	if (!mpath_lun_has_path(lun) &&
+	    (!lun->stpg_next || time_after_eq(jiffies, lun->stpg_next))) {
+		lun->stpg_next = (jiffies + interval * HZ) ?: 1;
 		mpath_lun_check_standby(lun);
+	}
 	/* A port group in transition, or old states: every second. */
 	fast = mpath_lun_probe_fast(lun);
 	mutex_unlock(&mpath_shim.lock);
@@ -922,5 +927,5 @@ void mpath_probe_work(struct work_struct *work)
 	mpath_disk_follow_capacity(lun);
 	mpath_disk_update_limits(lun, NULL);
 	queue_delayed_work(mpath_health_wq, &lun->probe_work,
-			   fast ? HZ : max(1U, READ_ONCE(mpath_path_probe_interval)) * HZ);
+			   fast ? HZ : interval * HZ);
 }

@@ -57,13 +57,8 @@ static ssize_t no_path_timeout_store(struct kobject *kobj,
 		return restart_syscall();
 	WRITE_ONCE(lun->no_path_timeout, val);
 	/* Waiting for a path now: the new timeout counts from now. */
-	if (lun->disk_added && lun->state == MPATH_LUN_WAITING) {
-		if (val < 0)
-			cancel_delayed_work(&lun->nopath_work);
-		else
-			mod_delayed_work(mpath_health_wq, &lun->nopath_work,
-					 (unsigned long)val * HZ);
-	}
+	if (lun->disk_added && lun->state == MPATH_LUN_WAITING)
+		mpath_lun_arm_nopath(lun, val);
 	mutex_unlock(&mpath_shim.lock);
 	return count;
 }

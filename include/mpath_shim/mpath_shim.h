@@ -77,6 +77,9 @@ static inline bool mpath_stats_on(void)
 /* Path errors one I/O may have per lunpath of its LUN before it fails. */
 #define MPATH_IO_TRIES_PER_PATH	2
 
+/* Seconds of one-second probe rounds once a LUN lost its last usable path. */
+#define MPATH_FAST_PROBE_SECS	10
+
 /* Longest io_timeout of a lunpath, in seconds. */
 #define MPATH_MAX_IO_TIMEOUT	3600
 
@@ -257,6 +260,13 @@ enum mpath_lun_state {
  *		longer than their io_timeout (watchdog.c)
  * @nopath_work: runs when the LUN has been without a usable path for
  *		@no_path_timeout seconds
+ * @nopath_deadline: jiffies when that wait ends, 0 for no wait; under
+ *		mpath_shim.lock (mpath_lun_arm_nopath())
+ * @fast_until:	jiffies until which the LUN, out of usable lunpaths while
+ *		some answer, is probed every second, 0 for none; under
+ *		mpath_shim.lock
+ * @stpg_next:	jiffies before which a refused explicit failover is not
+ *		asked again; under mpath_shim.lock
  * @remove_work: tears down a LUN left without lunpaths (on mpath_wq)
  * @scan_work:	partition scan, outside of device_add_disk() (as NVMe does)
  * @holder_ops: lunpath disks to link to @disk or to unlink and close, in
@@ -344,6 +354,9 @@ struct mpath_lun {
 	struct work_struct	holder_work;
 
 	int			no_path_timeout;
+	unsigned long		nopath_deadline;
+	unsigned long		fast_until;
+	unsigned long		stpg_next;
 	int			state;
 	bool			remove_queued;
 	bool			releasing;
@@ -634,6 +647,8 @@ int mpath_alua_refresh_sense(struct mpath_path *path,
 			     enum mpath_alua_sense sense);
 bool mpath_alua_verdict(struct mpath_path *path);
 bool mpath_lun_probe_fast(struct mpath_lun *lun);
+void mpath_lun_probe_soon(struct mpath_lun *lun);
+void mpath_lun_arm_nopath(struct mpath_lun *lun, int timeout);
 void mpath_lun_check_standby(struct mpath_lun *lun);
 void mpath_alua_failover_work(struct work_struct *work);
 
