@@ -132,7 +132,6 @@ static int mpath_uint_range_set(const char *val, const struct kernel_param *kp,
 	return 0;
 }
 
-
 char *mpath_default_policy = "round_robin";
 module_param_named(default_policy, mpath_default_policy, charp, 0444);
 MODULE_PARM_DESC(default_policy,

@@ -361,8 +361,9 @@ void mpath_lun_arm_nopath(struct mpath_lun *lun, int timeout)
 /*
  * Build the map of @lun's usable lunpaths for its policy and publish it:
  * those of the best ALUA rank present (optimized, else non-optimized; all,
- * without ALUA), or the locked one of any rank.  A LUN that gains a path dispatches its held I/O; one that
- * loses its last path starts the no-path timer.
+ * without ALUA), or the locked one of any rank.  A LUN that gains a path
+ * dispatches its held I/O; one that loses its last path starts the no-path
+ * timer.
  */
 void mpath_lun_publish_map(struct mpath_lun *lun)
 {
