@@ -97,6 +97,13 @@ static bool mpath_path_set_access(struct mpath_path *path, u8 state)
 	return mpath_alua_rank(state) != mpath_alua_rank(old);
 }
 
+/* @path answers, and only its port's access state keeps it out of the map. */
+static bool mpath_path_access_bound(const struct mpath_path *path)
+{
+	return path->state == MPATH_PATH_ACTIVE &&
+	       mpath_alua_rank(path->access_state) < 0;
+}
+
 /*
  * Should @lun's lunpaths be probed every second rather than every
  * path_probe_interval?  While one waits for its port group's transition
@@ -117,8 +124,7 @@ bool mpath_lun_probe_fast(struct mpath_lun *lun)
 		if ((path->access_state & SCSI_ACCESS_STATE_MASK) ==
 		    SCSI_ACCESS_STATE_TRANSITIONING)
 			return true;
-		if (recent && path->state == MPATH_PATH_ACTIVE &&
-		    mpath_alua_rank(path->access_state) < 0)
+		if (recent && mpath_path_access_bound(path))
 			return true;
 	}
 	return false;
@@ -137,8 +143,7 @@ void mpath_lun_probe_soon(struct mpath_lun *lun)
 	lockdep_assert_held(&mpath_shim.lock);
 
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (path->state == MPATH_PATH_ACTIVE &&
-		    mpath_alua_rank(path->access_state) < 0) {
+		if (mpath_path_access_bound(path)) {
 			lun->fast_until = (jiffies + MPATH_FAST_PROBE_SECS * HZ) ?: 1;
 			mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
 			return;
