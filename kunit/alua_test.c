@@ -7,7 +7,10 @@
  */
 
 #include <kunit/test.h>
+#include <linux/slab.h>
 #include <scsi/scsi_common.h>
+
+#include <mpath_shim/compat.h>
 
 #include <mpath_shim/alua.h>
 
@@ -101,12 +104,11 @@ static void rtpg_parse_test(struct kunit *test)
 	struct mpath_rtpg *r;
 	int ret;
 
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	ret = mpath_rtpg_parse(c->buf, c->len, r);
+	r = mpath_rtpg_parse(c->buf, c->len, GFP_KERNEL);
+	ret = IS_ERR(r) ? PTR_ERR(r) : r->nr;
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	if (ret <= 0)
-		return;
+		goto out;
 	KUNIT_EXPECT_EQ(test, r->ext, c->ext);
 	KUNIT_EXPECT_EQ(test, r->trans_secs, c->trans_secs);
 	KUNIT_EXPECT_EQ(test, r->tpg[0].id, c->id0);
@@ -119,26 +121,49 @@ static void rtpg_parse_test(struct kunit *test)
 			    &r->tpg[ret - 1]);
 	KUNIT_EXPECT_NULL(test, mpath_rtpg_find(r, 0xbeef));
 	KUNIT_EXPECT_NULL(test, mpath_rtpg_find(r, MPATH_ALUA_NONE));
+out:
+	if (!IS_ERR(r))
+		kfree(r);
 }
 
-/* More groups than are kept: the first MPATH_ALUA_MAX_TPGS, no overrun. */
+/*
+ * Many groups, past what the first 512 bytes hold: every one is kept (the
+ * decoding kept 16 and dropped the rest, so a lunpath in a later group
+ * never had its state read).
+ */
 static void rtpg_many_test(struct kunit *test)
 {
-	size_t len = 4 + 8 * (MPATH_ALUA_MAX_TPGS + 4);
+	const unsigned int n = 300;
+	size_t len = 8 + 12 * n;
 	struct mpath_rtpg *r;
 	unsigned int i;
 	u8 *buf;
 
 	buf = kunit_kzalloc(test, len, GFP_KERNEL);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	buf[3] = len - 4;
-	for (i = 0; i < MPATH_ALUA_MAX_TPGS + 4; i++)
-		buf[4 + 8 * i + 3] = i + 1;
-	KUNIT_EXPECT_EQ(test, mpath_rtpg_parse(buf, len, r), MPATH_ALUA_MAX_TPGS);
-	KUNIT_EXPECT_EQ(test, r->tpg[MPATH_ALUA_MAX_TPGS - 1].id,
-			MPATH_ALUA_MAX_TPGS);
+	put_unaligned_be32(len - 8, buf);
+	buf[4] = 0x10;
+	for (i = 0; i < n; i++) {
+		buf[8 + 12 * i] = i == n - 1 ? SCSI_ACCESS_STATE_STANDBY : 0;
+		put_unaligned_be16(i + 1, &buf[8 + 12 * i + 2]);
+		buf[8 + 12 * i + 7] = 1;
+		put_unaligned_be16(i + 1, &buf[8 + 12 * i + 10]);
+	}
+	r = mpath_rtpg_parse(buf, len, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(r));
+	KUNIT_EXPECT_EQ(test, r->nr, n);
+	KUNIT_EXPECT_EQ(test, r->tpg[n - 1].id, n);
+	KUNIT_EXPECT_PTR_EQ(test, mpath_rtpg_find(r, n), &r->tpg[n - 1]);
+	KUNIT_EXPECT_EQ(test, mpath_rtpg_find(r, n)->state,
+			SCSI_ACCESS_STATE_STANDBY);
+	kfree(r);
+	/* The first 512 bytes: the groups they hold whole, and the length. */
+	r = mpath_rtpg_parse(buf, MPATH_RTPG_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(r));
+	KUNIT_EXPECT_EQ(test, r->nr, (MPATH_RTPG_LEN - 8) / 12);
+	KUNIT_EXPECT_NULL(test, mpath_rtpg_find(r, n));
+	kfree(r);
+	KUNIT_EXPECT_EQ(test, mpath_rtpg_needed(buf, MPATH_RTPG_LEN), len);
 	KUNIT_EXPECT_EQ(test, mpath_rtpg_needed(buf, len), len);
 	KUNIT_EXPECT_EQ(test, mpath_rtpg_needed(buf, 3), 0);
 }

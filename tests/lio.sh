@@ -127,6 +127,13 @@ loop_add_port() {
 	ln -s $LIO/core/fileio_0/lu0 $W/lun/lun_0/lu0
 }
 
+# loop_add_lun N L: port N exports lu0 as its LUN L too (one more lunpath)
+loop_add_lun() {
+	local W=$LOOP/naa.50014050000000a$1/tpgt_1
+	mkdir -p $W/lun/lun_$2
+	ln -s $LIO/core/fileio_0/lu0 $W/lun/lun_$2/lu0
+}
+
 # loop_tpg NAME ID: a target port group of lu0 (ALUA)
 loop_tpg() {
 	mkdir -p $LIO/core/fileio_0/lu0/alua/$1
@@ -148,11 +155,14 @@ loop_port_online() { echo "$2" > $LOOP/naa.50014050000000a$1/tpgt_1/transport_st
 loop_hctl() { echo "$(cat $LOOP/naa.50014050000000a$1/tpgt_1/address):0"; }
 
 loop_teardown() {
-	local W
+	local W l
 	for W in $LOOP/naa.*/tpgt_1; do
 		[ -d "$W" ] || continue
-		rm -f $W/lun/lun_0/lu0
-		rmdir $W/lun/lun_0 $W "${W%/tpgt_1}" 2>/dev/null
+		for l in $W/lun/lun_*; do
+			rm -f $l/lu0
+			rmdir $l 2>/dev/null
+		done
+		rmdir $W "${W%/tpgt_1}" 2>/dev/null
 	done
 	rmdir $LOOP 2>/dev/null
 	for W in $LIO/core/fileio_0/lu0/alua/*; do

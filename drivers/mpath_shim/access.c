@@ -159,27 +159,28 @@ static bool mpath_answered(int ret)
 	return !mpath_pr_result_path_error(ret) && ret >= 0;
 }
 
-/* Keep the last RTPG answer of @lun for debugfs. */
+/* Keep the last RTPG answer of @lun, @len bytes of @buf, for debugfs. */
 static void mpath_rtpg_keep(struct mpath_lun *lun, struct mpath_path *path,
-			    const u8 *buf, int ret)
+			    const u8 *buf, unsigned int len, int ret)
 {
+	u8 *copy = ret ? NULL : kmemdup(buf, len, GFP_NOIO);
+
 	mutex_lock(&lun->alua_lock);
-	if (!lun->rtpg)
-		lun->rtpg = kmalloc(MPATH_RTPG_LEN, GFP_NOIO);
-	if (lun->rtpg) {
-		memcpy(lun->rtpg, buf, MPATH_RTPG_LEN);
-		lun->rtpg_len = ret ? 0 : min_t(u32, MPATH_RTPG_LEN,
-						mpath_rtpg_needed(buf, MPATH_RTPG_LEN));
-	}
+	kfree(lun->rtpg);
+	lun->rtpg = copy;
+	lun->rtpg_len = copy ? len : 0;
 	lun->rtpg_ret = ret;
 	lun->rtpg_at = jiffies;
 	strscpy(lun->rtpg_hctl, path->hctl, sizeof(lun->rtpg_hctl));
 	mutex_unlock(&lun->alua_lock);
 }
 
-/* REPORT TARGET PORT GROUPS to @sdev; a UNIT ATTENTION is asked again. */
-static int mpath_rtpg_send(struct scsi_device *sdev, u8 *buf, bool ext,
-			   struct scsi_sense_hdr *sshdr)
+/*
+ * REPORT TARGET PORT GROUPS to @sdev, @len bytes into @buf; a UNIT
+ * ATTENTION is asked again.
+ */
+static int mpath_rtpg_send(struct scsi_device *sdev, u8 *buf, unsigned int len,
+			   bool ext, struct scsi_sense_hdr *sshdr)
 {
 	u8 cmd[12] = { MAINTENANCE_IN, MI_REPORT_TARGET_PGS };
 	const struct scsi_exec_args args = { .sshdr = sshdr };
@@ -187,14 +188,53 @@ static int mpath_rtpg_send(struct scsi_device *sdev, u8 *buf, bool ext,
 
 	if (ext)
 		cmd[1] |= MI_EXT_HDR_PARAM_FMT;
-	put_unaligned_be32(MPATH_RTPG_LEN, &cmd[6]);
+	put_unaligned_be32(len, &cmd[6]);
 	do {
-		memset(buf, 0, MPATH_RTPG_LEN);
-		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf,
-				       MPATH_RTPG_LEN, 10 * HZ, 1, &args);
+		memset(buf, 0, len);
+		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf, len,
+				       10 * HZ, 1, &args);
 	} while (ret > 0 && scsi_sense_valid(sshdr) &&
 		 sshdr->sense_key == UNIT_ATTENTION && --tries);
 	return ret;
+}
+
+/*
+ * Read the RTPG answer of @path's port into *@bufp (*@lenp bytes, grown,
+ * and asked for again, while the answer says it is longer: it may grow
+ * between two reads).  Returns what the last command returned.
+ */
+static int mpath_rtpg_read(struct mpath_path *path, u8 **bufp,
+			   unsigned int *lenp)
+{
+	struct scsi_sense_hdr sshdr;
+	bool ext = true;
+	int tries = 3, ret;
+	u32 need;
+	u8 *big;
+
+	do {
+		ret = mpath_rtpg_send(path->sdev, *bufp, *lenp, ext, &sshdr);
+		/* A target that does not know the extended header. */
+		if (ret > 0 && ext && scsi_sense_valid(&sshdr) &&
+		    sshdr.sense_key == ILLEGAL_REQUEST) {
+			ext = false;
+			ret = mpath_rtpg_send(path->sdev, *bufp, *lenp, ext,
+					      &sshdr);
+		}
+		if (ret)
+			return ret;
+		need = min_t(u32, mpath_rtpg_needed(*bufp, *lenp),
+			     MPATH_RTPG_MAX_LEN);
+		if (need <= *lenp)
+			return 0;
+		big = kmalloc(need, GFP_NOIO);
+		if (!big)
+			return 0;	/* what was read: the groups it holds */
+		kfree(*bufp);
+		*bufp = big;
+		*lenp = need;
+	} while (--tries);
+	return 0;
 }
 
 /*
@@ -203,19 +243,18 @@ static int mpath_rtpg_send(struct scsi_device *sdev, u8 *buf, bool ext,
  */
 static int mpath_alua_rtpg(struct mpath_path *path)
 {
+	unsigned int len = MPATH_RTPG_LEN;
 	struct mpath_lun *lun = path->lun;
+	struct mpath_rtpg *rtpg = NULL;
 	const struct mpath_tpg *tpg;
-	struct scsi_sense_hdr sshdr;
-	struct mpath_rtpg *rtpg;
 	bool republish = false;
 	struct mpath_path *p;
 	u8 *buf, state;
 	int ret;
 	u64 seq;
 
-	buf = kmalloc(MPATH_RTPG_LEN, GFP_NOIO);
-	rtpg = kmalloc(sizeof(*rtpg), GFP_NOIO);
-	if (!buf || !rtpg) {
+	buf = kmalloc(len, GFP_NOIO);
+	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -223,18 +262,19 @@ static int mpath_alua_rtpg(struct mpath_path *path)
 	seq = ++lun->rtpg_seq;
 	mutex_unlock(&mpath_shim.lock);
 
-	ret = mpath_rtpg_send(path->sdev, buf, true, &sshdr);
-	/* A target that does not know the extended header. */
-	if (ret > 0 && scsi_sense_valid(&sshdr) &&
-	    sshdr.sense_key == ILLEGAL_REQUEST)
-		ret = mpath_rtpg_send(path->sdev, buf, false, &sshdr);
-	mpath_rtpg_keep(lun, path, buf, ret);
+	ret = mpath_rtpg_read(path, &buf, &len);
+	mpath_rtpg_keep(lun, path, buf, len, ret);
 	/* Refused (a port in transition may refuse it): no states. */
 	if (ret) {
 		ret = mpath_answered(ret) ? -ENODATA : -EIO;
 		goto out;
 	}
-	mpath_rtpg_parse(buf, MPATH_RTPG_LEN, rtpg);
+	rtpg = mpath_rtpg_parse(buf, len, GFP_NOIO);
+	if (IS_ERR(rtpg)) {
+		ret = PTR_ERR(rtpg);
+		rtpg = NULL;
+		goto out;
+	}
 
 	mutex_lock(&mpath_shim.lock);
 	if (seq > lun->rtpg_applied) {

@@ -18,8 +18,11 @@
  * only the length the target says.  KUnit: kunit/alua_test.c.
  */
 
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
 #include <scsi/scsi_common.h>
 
 #include <mpath_shim/compat.h>
@@ -50,39 +53,29 @@ u32 mpath_rtpg_needed(const u8 *buf, size_t len)
 		     (mpath_rtpg_ext(buf, len) ? 8 : 4), U32_MAX);
 }
 
-/**
- * mpath_rtpg_parse - decode a REPORT TARGET PORT GROUPS answer
- * @buf:	the answer, with or without the extended header
- * @len:	bytes of it that were read
- * @rtpg:	where the descriptors go
- *
- * A descriptor cut short by @len or by the return data length ends the
- * list; descriptors past MPATH_ALUA_MAX_TPGS are not kept.  Returns the
- * number of descriptors kept, or -EINVAL if @buf is not an answer.
+/*
+ * Walk the descriptors of an RTPG answer: decode each one the answer holds
+ * whole into @rtpg (if given, with room for them all), and return how many
+ * there are.  A descriptor cut short by @len or by the return data length
+ * ends the list.
  */
-int mpath_rtpg_parse(const u8 *buf, size_t len, struct mpath_rtpg *rtpg)
+static unsigned int mpath_rtpg_walk(const u8 *buf, size_t len,
+				    struct mpath_rtpg *rtpg)
 {
 	size_t off, end, dlen;
+	unsigned int nr = 0;
 	const u8 *d;
 
-	memset(rtpg, 0, sizeof(*rtpg));
-	if (len < 4)
-		return -EINVAL;
 	end = min_t(u64, len, mpath_rtpg_needed(buf, len));
-	off = 4;
-	if (mpath_rtpg_ext(buf, len)) {
-		rtpg->ext = true;
-		rtpg->trans_secs = buf[5];
-		off = 8;
-	}
-	for (; off + 8 <= end; off += dlen) {
+	off = mpath_rtpg_ext(buf, len) ? 8 : 4;
+	for (; off + 8 <= end; off += dlen, nr++) {
 		d = buf + off;
 		dlen = 8 + 4 * (size_t)d[7];
 		if (off + dlen > end)
 			break;
-		if (rtpg->nr == MPATH_ALUA_MAX_TPGS)
-			break;
-		rtpg->tpg[rtpg->nr++] = (struct mpath_tpg) {
+		if (!rtpg)
+			continue;
+		rtpg->tpg[nr] = (struct mpath_tpg) {
 			.id		= get_unaligned_be16(&d[2]),
 			.state		= d[0] & SCSI_ACCESS_STATE_MASK,
 			.pref		= d[0] & SCSI_ACCESS_STATE_PREFERRED,
@@ -91,7 +84,35 @@ int mpath_rtpg_parse(const u8 *buf, size_t len, struct mpath_rtpg *rtpg)
 			.nr_ports	= d[7],
 		};
 	}
-	return rtpg->nr;
+	return nr;
+}
+
+/**
+ * mpath_rtpg_parse - decode a REPORT TARGET PORT GROUPS answer
+ * @buf:	the answer, with or without the extended header
+ * @len:	bytes of it that were read
+ * @gfp:	allocation flags
+ *
+ * A descriptor cut short by @len or by the return data length ends the
+ * list; every whole one is kept.  Returns the decoded answer (kfree() it),
+ * ERR_PTR(-EINVAL) if @buf is not an answer, ERR_PTR(-ENOMEM).
+ */
+struct mpath_rtpg *mpath_rtpg_parse(const u8 *buf, size_t len, gfp_t gfp)
+{
+	struct mpath_rtpg *rtpg;
+	unsigned int nr;
+
+	if (len < 4)
+		return ERR_PTR(-EINVAL);
+	nr = mpath_rtpg_walk(buf, len, NULL);
+	rtpg = kzalloc(struct_size(rtpg, tpg, nr), gfp);
+	if (!rtpg)
+		return ERR_PTR(-ENOMEM);
+	rtpg->ext = mpath_rtpg_ext(buf, len);
+	if (rtpg->ext)
+		rtpg->trans_secs = buf[5];
+	rtpg->nr = mpath_rtpg_walk(buf, len, rtpg);
+	return rtpg;
 }
 
 /* The descriptor of group @id in @rtpg, NULL if it has none. */

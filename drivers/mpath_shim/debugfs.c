@@ -100,13 +100,10 @@ DEFINE_SHOW_ATTRIBUTE(host_queue);
 static int rtpg_show(struct seq_file *m, void *v)
 {
 	struct mpath_lun *lun = m->private;
+	struct mpath_rtpg *rtpg = NULL;
 	const struct mpath_tpg *tpg;
-	struct mpath_rtpg *rtpg;
 	unsigned int i;
 
-	rtpg = kmalloc(sizeof(*rtpg), GFP_KERNEL);
-	if (!rtpg)
-		return -ENOMEM;
 	mutex_lock(&lun->alua_lock);
 	if (!lun->rtpg_at) {
 		seq_puts(m, "none sent (no ALUA, alua=N, or scsi_dh_alua owns RTPG)\n");
@@ -114,10 +111,15 @@ static int rtpg_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "through %s, %u ms ago, result %d\n", lun->rtpg_hctl,
 		   jiffies_to_msecs(jiffies - lun->rtpg_at), lun->rtpg_ret);
-	if (!lun->rtpg_len || mpath_rtpg_parse(lun->rtpg, lun->rtpg_len, rtpg) < 0)
+	if (!lun->rtpg_len)
 		goto out;
-	seq_printf(m, "extended header %s, transition time %u s\n",
-		   rtpg->ext ? "yes" : "no", rtpg->trans_secs);
+	rtpg = mpath_rtpg_parse(lun->rtpg, lun->rtpg_len, GFP_KERNEL);
+	if (IS_ERR(rtpg)) {
+		rtpg = NULL;
+		goto out;
+	}
+	seq_printf(m, "extended header %s, transition time %u s, %u bytes\n",
+		   rtpg->ext ? "yes" : "no", rtpg->trans_secs, lun->rtpg_len);
 	seq_puts(m, "# tpg state pref supported status ports\n");
 	for (i = 0; i < rtpg->nr; i++) {
 		tpg = &rtpg->tpg[i];

@@ -10,16 +10,19 @@
 #ifndef _MPATH_SHIM_ALUA_H
 #define _MPATH_SHIM_ALUA_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <scsi/scsi_proto.h>
 
 struct scsi_sense_hdr;
 
-/* Most target port groups of one LU kept from a REPORT TARGET PORT GROUPS. */
-#define MPATH_ALUA_MAX_TPGS	16
-
-/* Bytes asked for by REPORT TARGET PORT GROUPS; kept raw for debugfs. */
+/*
+ * Bytes first asked for by REPORT TARGET PORT GROUPS; an answer that says
+ * it is longer is asked for again in whole, up to MPATH_RTPG_MAX_LEN (more
+ * than 8000 groups of one port each).
+ */
 #define MPATH_RTPG_LEN		512
+#define MPATH_RTPG_MAX_LEN	SZ_64K
 
 /* The TPGS field of INQUIRY: implicit and explicit ALUA. */
 #define MPATH_TPGS_IMPLICIT	0x1
@@ -53,13 +56,13 @@ struct mpath_tpg {
  * @trans_secs:	implicit transition time the target gives (extended
  *		header), 0 if none
  * @nr:		descriptors in @tpg
- * @tpg:	the target port groups
+ * @tpg:	the target port groups, every one the answer holds whole
  */
 struct mpath_rtpg {
 	bool		ext;
 	u8		trans_secs;
 	unsigned int	nr;
-	struct mpath_tpg tpg[MPATH_ALUA_MAX_TPGS];
+	struct mpath_tpg tpg[];
 };
 
 /* What a sense says about the asymmetric access state of its port. */
@@ -71,7 +74,7 @@ enum mpath_alua_sense {
 	MPATH_ALUA_SENSE_UNAVAILABLE,	/* 04/0C: the port is unavailable */
 };
 
-int mpath_rtpg_parse(const u8 *buf, size_t len, struct mpath_rtpg *rtpg);
+struct mpath_rtpg *mpath_rtpg_parse(const u8 *buf, size_t len, gfp_t gfp);
 u32 mpath_rtpg_needed(const u8 *buf, size_t len);
 const struct mpath_tpg *mpath_rtpg_find(const struct mpath_rtpg *rtpg, int id);
 int mpath_vpd83_port(const u8 *page, size_t len, int *tpg_id, int *rel_port);
