@@ -153,9 +153,8 @@ static void rtpg_many_test(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(r));
 	KUNIT_EXPECT_EQ(test, r->nr, n);
 	KUNIT_EXPECT_EQ(test, r->tpg[n - 1].id, n);
-	KUNIT_EXPECT_PTR_EQ(test, mpath_rtpg_find(r, n), &r->tpg[n - 1]);
-	KUNIT_EXPECT_EQ(test, mpath_rtpg_find(r, n)->state,
-			SCSI_ACCESS_STATE_STANDBY);
+	KUNIT_ASSERT_PTR_EQ(test, mpath_rtpg_find(r, n), &r->tpg[n - 1]);
+	KUNIT_EXPECT_EQ(test, r->tpg[n - 1].state, SCSI_ACCESS_STATE_STANDBY);
 	kfree(r);
 	/* The first 512 bytes: the groups they hold whole, and the length. */
 	r = mpath_rtpg_parse(buf, MPATH_RTPG_LEN, GFP_KERNEL);

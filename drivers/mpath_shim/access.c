@@ -159,12 +159,16 @@ static bool mpath_answered(int ret)
 	return !mpath_pr_result_path_error(ret) && ret >= 0;
 }
 
-/* Keep the last RTPG answer of @lun, @len bytes of @buf, for debugfs. */
+/* Keep the last RTPG answer of @lun, read into @len bytes of @buf. */
 static void mpath_rtpg_keep(struct mpath_lun *lun, struct mpath_path *path,
 			    const u8 *buf, unsigned int len, int ret)
 {
-	u8 *copy = ret ? NULL : kmemdup(buf, len, GFP_NOIO);
+	u8 *copy = NULL;
 
+	if (!ret) {
+		len = min(len, mpath_rtpg_needed(buf, len));
+		copy = kmemdup(buf, len, GFP_NOIO);
+	}
 	mutex_lock(&lun->alua_lock);
 	kfree(lun->rtpg);
 	lun->rtpg = copy;
@@ -199,41 +203,57 @@ static int mpath_rtpg_send(struct scsi_device *sdev, u8 *buf, unsigned int len,
 }
 
 /*
- * Read the RTPG answer of @path's port into *@bufp (*@lenp bytes, grown,
- * and asked for again, while the answer says it is longer: it may grow
- * between two reads).  Returns what the last command returned.
+ * Read the RTPG answer of @path's port into *@bufp, *@lenp bytes.  An
+ * answer that says it is longer is read again into a buffer of its length
+ * (it may grow between two reads), which replaces *@bufp only if it was
+ * answered.  Returns what the first command returned: after that, the
+ * longest answer read is kept, even if it is cut short.
  */
 static int mpath_rtpg_read(struct mpath_path *path, u8 **bufp,
 			   unsigned int *lenp)
 {
+	unsigned int max = min_t(u64, MPATH_RTPG_MAX_LEN,
+				 (u64)queue_max_hw_sectors(path->sdev->request_queue) <<
+				 SECTOR_SHIFT);
+	unsigned int len = *lenp, need;
 	struct scsi_sense_hdr sshdr;
-	bool ext = true;
 	int tries = 3, ret;
-	u32 need;
-	u8 *big;
+	bool ext = true;
+	u8 *buf = *bufp;
 
-	do {
-		ret = mpath_rtpg_send(path->sdev, *bufp, *lenp, ext, &sshdr);
+	for (;;) {
+		ret = mpath_rtpg_send(path->sdev, buf, len, ext, &sshdr);
 		/* A target that does not know the extended header. */
 		if (ret > 0 && ext && scsi_sense_valid(&sshdr) &&
 		    sshdr.sense_key == ILLEGAL_REQUEST) {
 			ext = false;
-			ret = mpath_rtpg_send(path->sdev, *bufp, *lenp, ext,
-					      &sshdr);
+			ret = mpath_rtpg_send(path->sdev, buf, len, ext, &sshdr);
 		}
-		if (ret)
+		if (buf != *bufp) {
+			if (ret) {
+				kfree(buf);
+				break;
+			}
+			kfree(*bufp);
+			*bufp = buf;
+			*lenp = len;
+		} else if (ret) {
 			return ret;
-		need = min_t(u32, mpath_rtpg_needed(*bufp, *lenp),
-			     MPATH_RTPG_MAX_LEN);
-		if (need <= *lenp)
-			return 0;
-		big = kmalloc(need, GFP_NOIO);
-		if (!big)
-			return 0;	/* what was read: the groups it holds */
-		kfree(*bufp);
-		*bufp = big;
-		*lenp = need;
-	} while (--tries);
+		}
+		need = min(mpath_rtpg_needed(buf, len), max);
+		if (need <= len) {
+			if (mpath_rtpg_needed(buf, len) <= len)
+				return 0;
+			break;
+		}
+		buf = --tries ? kmalloc(need, GFP_NOIO | __GFP_NOWARN) : NULL;
+		if (!buf)
+			break;
+		len = need;
+	}
+	pr_warn_ratelimited("mpath%d: REPORT TARGET PORT GROUPS answer of %u bytes read as %u through %s: groups past them keep their state\n",
+			    path->lun->name->index,
+			    mpath_rtpg_needed(*bufp, *lenp), *lenp, path->hctl);
 	return 0;
 }
 

@@ -94,8 +94,10 @@ static unsigned int mpath_rtpg_walk(const u8 *buf, size_t len,
  * @gfp:	allocation flags
  *
  * A descriptor cut short by @len or by the return data length ends the
- * list; every whole one is kept.  Returns the decoded answer (kfree() it),
- * ERR_PTR(-EINVAL) if @buf is not an answer, ERR_PTR(-ENOMEM).
+ * list; every whole one is kept.
+ *
+ * Return: the decoded answer (kfree() it), ERR_PTR(-EINVAL) if @buf is not
+ * an answer, ERR_PTR(-ENOMEM).
  */
 struct mpath_rtpg *mpath_rtpg_parse(const u8 *buf, size_t len, gfp_t gfp)
 {

@@ -113,8 +113,11 @@ static int rtpg_show(struct seq_file *m, void *v)
 		   jiffies_to_msecs(jiffies - lun->rtpg_at), lun->rtpg_ret);
 	if (!lun->rtpg_len)
 		goto out;
-	rtpg = mpath_rtpg_parse(lun->rtpg, lun->rtpg_len, GFP_KERNEL);
+	/* No I/O from reclaim: the probe work waits for alua_lock. */
+	rtpg = mpath_rtpg_parse(lun->rtpg, lun->rtpg_len, GFP_NOIO);
 	if (IS_ERR(rtpg)) {
+		seq_printf(m, "cannot decode %u bytes: %ld\n", lun->rtpg_len,
+			   PTR_ERR(rtpg));
 		rtpg = NULL;
 		goto out;
 	}
