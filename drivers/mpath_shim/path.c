@@ -523,6 +523,7 @@ void mpath_path_remove(struct scsi_device *sdev)
 	mpath_lun_publish_map(lun);
 	sysfs_remove_link(path->hba->paths_kobj, path->hctl);
 	kobject_del(&path->kobj);
+	mpath_hba_keep_stats(path);
 	mpath_hba_leave(path->hba);
 	mutex_unlock(&mpath_shim.lock);
 

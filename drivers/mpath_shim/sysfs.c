@@ -806,35 +806,58 @@ static ssize_t hba_numa_node_show(struct kobject *kobj,
 static struct kobj_attribute hba_numa_node_attr =
 	__ATTR(numa_node, 0444, hba_numa_node_show, NULL);
 
-/* An HBA's figures are the sum of its lunpaths' (fields as a lunpath's). */
+/* Add @path's counters to @sum, an HBA's (busy: the busiest lunpath's). */
+static void mpath_hba_add_path(struct mpath_stats *sum, struct mpath_path *path,
+			       u64 now)
+{
+	struct mpath_stats st;
+	unsigned int i;
+
+	mpath_stats_sum(path->stats, &st);
+	for (i = 0; i < 2; i++) {
+		sum->ios[i] += st.ios[i];
+		sum->bytes[i] += st.bytes[i];
+	}
+	sum->errors += st.errors;
+	sum->failovers += st.failovers;
+	sum->service_ns += st.service_ns;
+	/* busy: the HBA is busy while any of its paths is */
+	sum->busy_ns = max(sum->busy_ns, mpath_path_busy_ns(path, st.busy_ns, now));
+}
+
+/*
+ * @path leaves its HBA: its counters stay in the HBA's figures, which go
+ * down only on a reset (an interval reader would take a drop for one).
+ */
+void mpath_hba_keep_stats(struct mpath_path *path)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	mpath_hba_add_path(&path->hba->gone, path, ktime_get_ns());
+}
+
+/*
+ * An HBA's figures are the sum of its lunpaths', those that left it
+ * included (fields as a lunpath's).
+ */
 static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
 	struct mpath_hba *hba = to_hba(kobj);
-	struct mpath_stats sum = { }, st;
-	unsigned int max = 0, active = 0, i;
+	unsigned int max = 0, active = 0;
 	struct mpath_path *path;
+	struct mpath_stats sum;
 	struct mpath_lun *lun;
 	u64 now = ktime_get_ns();
 
 	if (!mutex_trylock(&mpath_shim.lock))
 		return restart_syscall();
+	sum = hba->gone;
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
 		list_for_each_entry(path, &lun->paths, lun_node) {
 			if (path->hba != hba)
 				continue;
-			mpath_stats_sum(path->stats, &st);
-			for (i = 0; i < 2; i++) {
-				sum.ios[i] += st.ios[i];
-				sum.bytes[i] += st.bytes[i];
-			}
-			sum.errors += st.errors;
-			sum.failovers += st.failovers;
-			sum.service_ns += st.service_ns;
-			/* busy: the HBA is busy while any of its paths is */
-			sum.busy_ns = max(sum.busy_ns,
-					  mpath_path_busy_ns(path, st.busy_ns,
-							     now));
+			mpath_hba_add_path(&sum, path, now);
 			max += READ_ONCE(path->max_outstanding);
 			active += mpath_path_inflight(path);
 		}
@@ -865,6 +888,7 @@ static ssize_t hba_reset_stats_store(struct kobject *kobj,
 		list_for_each_entry(path, &lun->paths, lun_node)
 			if (path->hba == hba)
 				mpath_path_reset_stats(path);
+	memset(&hba->gone, 0, sizeof(hba->gone));
 	mutex_unlock(&mpath_shim.lock);
 	return count;
 }

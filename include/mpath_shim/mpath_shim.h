@@ -127,28 +127,6 @@ bool mpath_path_state_holds_disk(enum mpath_path_state state);
 const char *mpath_path_state_name(enum mpath_path_state state);
 
 /**
- * struct mpath_hba - a SCSI host that carries at least one lunpath
- * @kobj:	/sys/kernel/mpath_shim/hbas/hostN; the HBA lives as long as it
- * @paths_kobj:	hostN/paths/, one symlink per lunpath
- * @node:	entry in mpath_shim.hbas, under mpath_shim.lock
- * @shost:	the host; a reference on its device is held
- * @host_no:	SCSI host number
- * @nr_paths:	lunpaths on this HBA, under mpath_shim.lock
- * @proc_name:	name of the low-level driver, copied at discovery
- * @numa_node:	NUMA node of the HBA's device (NUMA_NO_NODE if none)
- */
-struct mpath_hba {
-	struct kobject		kobj;
-	struct kobject		*paths_kobj;
-	struct list_head	node;
-	struct Scsi_Host	*shost;
-	unsigned int		host_no;
-	unsigned int		nr_paths;
-	char			proc_name[32];
-	int			numa_node;
-};
-
-/**
  * struct mpath_stats - counters of a lunpath or a LUN, one set per CPU
  * @ios:	I/Os completed, [0] reads and [1] writes
  * @bytes:	their bytes
@@ -166,6 +144,33 @@ struct mpath_stats {
 	u64	failovers;
 	u64	busy_ns;
 };
+
+/**
+ * struct mpath_hba - a SCSI host that carries at least one lunpath
+ * @kobj:	/sys/kernel/mpath_shim/hbas/hostN; the HBA lives as long as it
+ * @paths_kobj:	hostN/paths/, one symlink per lunpath
+ * @node:	entry in mpath_shim.hbas, under mpath_shim.lock
+ * @shost:	the host; a reference on its device is held
+ * @host_no:	SCSI host number
+ * @nr_paths:	lunpaths on this HBA, under mpath_shim.lock
+ * @proc_name:	name of the low-level driver, copied at discovery
+ * @numa_node:	NUMA node of the HBA's device (NUMA_NO_NODE if none)
+ * @gone:	counters of the lunpaths that left it (busy_ns: the busiest
+ *		one's), so that its figures go down only on a reset; under
+ *		mpath_shim.lock
+ */
+struct mpath_hba {
+	struct kobject		kobj;
+	struct kobject		*paths_kobj;
+	struct list_head	node;
+	struct Scsi_Host	*shost;
+	unsigned int		host_no;
+	unsigned int		nr_paths;
+	char			proc_name[32];
+	int			numa_node;
+	struct mpath_stats	gone;		/* under mpath_shim.lock */
+};
+
 
 /* Latency histogram: bucket b counts I/Os of [2^(b-1), 2^b) us */
 #define MPATH_LAT_BUCKETS	24
@@ -310,9 +315,10 @@ enum mpath_lun_state {
  *		read locklessly
  * @alua_work:	sends it (access.c)
  * @alua_lock:	protects @rtpg, @rtpg_len, @rtpg_ret, @rtpg_at, @rtpg_hctl
- * @rtpg:	the last RTPG answer as read (MPATH_RTPG_LEN bytes), for
- *		debugfs; NULL until the first
- * @rtpg_len:	its bytes
+ * @rtpg:	the last RTPG answer as read, for debugfs; NULL until the
+ *		first, and after one that was refused
+ * @rtpg_len:	its bytes (what the answer says it has, at most what was
+ *		read)
  * @rtpg_ret:	what the command returned (0, a SCSI result, -errno)
  * @rtpg_at:	jiffies it was read
  * @rtpg_hctl:	the lunpath it was read through
@@ -848,6 +854,7 @@ void mpath_debugfs_lun_remove(struct mpath_lun *lun);
 /* stats.c */
 void mpath_stats_sum(struct mpath_stats __percpu *pcpu, struct mpath_stats *sum);
 void mpath_stats_reset(struct mpath_stats __percpu *pcpu);
+void mpath_hba_keep_stats(struct mpath_path *path);
 void mpath_lat_reset(struct mpath_lat __percpu *lat);
 
 /* Count an I/O of @ns in its log2 bucket of microseconds. */
