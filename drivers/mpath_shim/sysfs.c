@@ -807,8 +807,8 @@ static struct kobj_attribute hba_numa_node_attr =
 	__ATTR(numa_node, 0444, hba_numa_node_show, NULL);
 
 /* Add @path's counters to @sum, an HBA's (busy: the busiest lunpath's). */
-static void mpath_hba_add_path(struct mpath_stats *sum, struct mpath_path *path,
-			       u64 now)
+static void mpath_hba_sum_path(struct mpath_stats *sum,
+			       struct mpath_path *path, u64 now)
 {
 	struct mpath_stats st;
 	unsigned int i;
@@ -822,7 +822,8 @@ static void mpath_hba_add_path(struct mpath_stats *sum, struct mpath_path *path,
 	sum->failovers += st.failovers;
 	sum->service_ns += st.service_ns;
 	/* busy: the HBA is busy while any of its paths is */
-	sum->busy_ns = max(sum->busy_ns, mpath_path_busy_ns(path, st.busy_ns, now));
+	sum->busy_ns = max(sum->busy_ns,
+			   mpath_path_busy_ns(path, st.busy_ns, now));
 }
 
 /*
@@ -833,7 +834,7 @@ void mpath_hba_keep_stats(struct mpath_path *path)
 {
 	lockdep_assert_held(&mpath_shim.lock);
 
-	mpath_hba_add_path(&path->hba->gone, path, ktime_get_ns());
+	mpath_hba_sum_path(&path->hba->gone, path, ktime_get_ns());
 }
 
 /*
@@ -857,7 +858,7 @@ static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 		list_for_each_entry(path, &lun->paths, lun_node) {
 			if (path->hba != hba)
 				continue;
-			mpath_hba_add_path(&sum, path, now);
+			mpath_hba_sum_path(&sum, path, now);
 			max += READ_ONCE(path->max_outstanding);
 			active += mpath_path_inflight(path);
 		}

@@ -127,7 +127,8 @@ bool mpath_path_state_holds_disk(enum mpath_path_state state);
 const char *mpath_path_state_name(enum mpath_path_state state);
 
 /**
- * struct mpath_stats - counters of a lunpath or a LUN, one set per CPU
+ * struct mpath_stats - counters of a lunpath or a LUN, one set per CPU (and
+ * an HBA's of the lunpaths that left it, one set)
  * @ios:	I/Os completed, [0] reads and [1] writes
  * @bytes:	their bytes
  * @service_ns:	time I/Os spent on the path, send to completion: the
@@ -155,9 +156,9 @@ struct mpath_stats {
  * @nr_paths:	lunpaths on this HBA, under mpath_shim.lock
  * @proc_name:	name of the low-level driver, copied at discovery
  * @numa_node:	NUMA node of the HBA's device (NUMA_NO_NODE if none)
- * @gone:	counters of the lunpaths that left it (busy_ns: the busiest
- *		one's), so that its figures go down only on a reset; under
- *		mpath_shim.lock
+ * @gone:	counters of the lunpaths that left it, as they were when
+ *		they left (busy_ns: the busiest one's), so that its figures
+ *		go down only on a reset
  */
 struct mpath_hba {
 	struct kobject		kobj;
@@ -170,7 +171,6 @@ struct mpath_hba {
 	int			numa_node;
 	struct mpath_stats	gone;		/* under mpath_shim.lock */
 };
-
 
 /* Latency histogram: bucket b counts I/Os of [2^(b-1), 2^b) us */
 #define MPATH_LAT_BUCKETS	24
@@ -854,7 +854,6 @@ void mpath_debugfs_lun_remove(struct mpath_lun *lun);
 /* stats.c */
 void mpath_stats_sum(struct mpath_stats __percpu *pcpu, struct mpath_stats *sum);
 void mpath_stats_reset(struct mpath_stats __percpu *pcpu);
-void mpath_hba_keep_stats(struct mpath_path *path);
 void mpath_lat_reset(struct mpath_lat __percpu *lat);
 
 /* Count an I/O of @ns in its log2 bucket of microseconds. */
@@ -875,5 +874,6 @@ extern const struct kobj_type mpath_path_ktype;
 int mpath_sysfs_init(void);
 void mpath_sysfs_exit(void);
 int mpath_parse_bool(const char *buf, bool *val);
+void mpath_hba_keep_stats(struct mpath_path *path);
 
 #endif /* _MPATH_SHIM_H */
