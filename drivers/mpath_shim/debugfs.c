@@ -4,7 +4,7 @@
  *   latency     read and write latency histograms, log2 buckets of us
  *   paths       per lunpath: state, in flight, tag depth, cost
  *   selector    the policy and each CPU's state
- *   host_queue  length, longest, waits
+ *   host_queue  length, longest, waits; bios waiting for a context
  *   rtpg        the last REPORT TARGET PORT GROUPS answer, decoded and raw
  * and at the top, claims (every candidate disk) and the fault injection
  * points of fault.c.
@@ -90,8 +90,9 @@ static int host_queue_show(struct seq_file *m, void *v)
 	struct mpath_lun *lun = m->private;
 
 	spin_lock_irq(&lun->requeue_lock);
-	seq_printf(m, "length %u\nlongest %u\nwaits %llu\nwait_ns %llu\n",
-		   lun->hq_len, lun->hq.max, lun->hq_waits, lun->hq_wait_ns);
+	seq_printf(m, "length %u\nlongest %u\nwaits %llu\nwait_ns %llu\nctxwait %u\n",
+		   lun->hq_len, lun->hq.max, lun->hq_waits, lun->hq_wait_ns,
+		   lun->ctxwait_len);
 	spin_unlock_irq(&lun->requeue_lock);
 	return 0;
 }

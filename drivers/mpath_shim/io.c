@@ -5,7 +5,8 @@
  * submit_bio splits the bio to the LUN's limits, starts block-layer
  * accounting (unless /dev/mpathN's queue/iostats is 0), takes a context
  * (struct mpath_io, with its clone: this CPU's cache, else the LUN's
- * mempool, iocache.c), sets the clone up from the bio and sends it to a
+ * mempool, iocache.c; never asleep: a bio that finds none waits on the
+ * LUN's ctxwait list), sets the clone up from the bio and sends it to a
  * lunpath chosen by the LUN's policy from the RCU-published path map,
  * holding one of that path's tags (at most max_q_depth I/Os are in flight
  * on a path).  Written per I/O: the submitting CPU's policy state (per
@@ -73,6 +74,27 @@ static void mpath_io_acct_late(struct mpath_io *io)
 	io->start = bio_start_io_acct(io->orig);
 }
 
+/*
+ * Waiting for a context.  ->submit_bio never sleeps for one: it holds
+ * /dev/mpathN's queue usage counter, and a freeze (a lunpath's attach that
+ * changes the queue limits, before it publishes the lunpath) would wait
+ * for a submitter that waits for a context that waits, in the host queue,
+ * for that very lunpath.  A bio that finds none free joins the LUN's
+ * ctxwait list, and bios behind it join it too (nothing overtakes a
+ * waiting bio, as for the host queue).  Every freed context kicks the
+ * ctxwait work while the list is not empty; the work takes contexts
+ * without sleeping either, and stops when there is none: the next free
+ * kicks it, and a timer, as mempool_alloc() has, in case a freed context
+ * went to another CPU's cache.  The list shares requeue_lock.
+ */
+#define MPATH_CTXWAIT_RETRY	HZ
+
+static void mpath_kick_ctxwait(struct mpath_lun *lun, unsigned long delay)
+{
+	kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &lun->ctxwait_work,
+				    delay);
+}
+
 static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 {
 	struct bio *orig = io->orig;
@@ -90,12 +112,26 @@ static void mpath_io_end(struct mpath_io *io, blk_status_t status)
 	if (io->acct)
 		bio_end_io_acct(orig, io->start);
 	mpath_io_free(lun, io);
+	/* A bio waits for a context: one is free now. */
+	if (unlikely(READ_ONCE(lun->ctxwait_len)))
+		mpath_kick_ctxwait(lun, 0);
 	bio_endio(orig);
 }
 
 void mpath_kick_requeue(struct mpath_lun *lun)
 {
 	kblockd_schedule_work(&lun->requeue_work);
+}
+
+static void mpath_ctxwait_add(struct mpath_lun *lun, struct bio *bio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lun->requeue_lock, flags);
+	bio_list_add(&lun->ctxwait_list, bio);
+	WRITE_ONCE(lun->ctxwait_len, lun->ctxwait_len + 1);
+	spin_unlock_irqrestore(&lun->requeue_lock, flags);
+	mpath_kick_ctxwait(lun, 0);
 }
 
 /*
@@ -458,25 +494,12 @@ requeue:
 	percpu_ref_put(&path->ref);
 }
 
-void mpath_submit_bio(struct bio *bio)
+/* @io takes @bio: set up, counted, and sent or queued. */
+static void mpath_io_start(struct mpath_lun *lun, struct mpath_io *io,
+			   struct bio *bio)
 {
-	struct mpath_lun *lun = bio->bi_bdev->bd_disk->private_data;
-	struct mpath_io *io;
 	bool acct;
 
-	bio = bio_split_to_limits(bio);
-	if (!bio)
-		return;
-	io = mpath_io_alloc(lun, bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO);
-	if (unlikely(!io)) {
-		if (bio->bi_opf & REQ_NOWAIT) {
-			bio_wouldblock_error(bio);
-			return;
-		}
-		bio->bi_status = BLK_STS_RESOURCE;
-		bio_endio(bio);
-		return;
-	}
 	io->orig = bio;
 	/* Without a disk: mpath_send() sets the path's and the cgroup. */
 	mpath_clone_init(io);
@@ -493,6 +516,78 @@ void mpath_submit_bio(struct bio *bio)
 	if (io->acct)
 		io->start = bio_start_io_acct(bio);
 	mpath_dispatch(lun, io);
+}
+
+void mpath_submit_bio(struct bio *bio)
+{
+	struct mpath_lun *lun = bio->bi_bdev->bd_disk->private_data;
+	struct mpath_io *io = NULL;
+
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+	/* Never asleep here (see mpath_ctxwait_add()), nor past a waiter. */
+	if (likely(!READ_ONCE(lun->ctxwait_len)))
+		io = mpath_io_alloc(lun, GFP_NOWAIT);
+	if (unlikely(!io)) {
+		if (bio->bi_opf & REQ_NOWAIT)
+			bio_wouldblock_error(bio);
+		else
+			mpath_ctxwait_add(lun, bio);
+		return;
+	}
+	mpath_io_start(lun, io, bio);
+}
+
+/* Give the bios waiting for a context one each, in order, while any is free. */
+void mpath_ctxwait_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(to_delayed_work(work),
+					     struct mpath_lun, ctxwait_work);
+	struct mpath_io *io;
+	struct bio *bio;
+
+	for (;;) {
+		/* Only this work takes bios off the list: the head stays. */
+		spin_lock_irq(&lun->requeue_lock);
+		bio = bio_list_peek(&lun->ctxwait_list);
+		spin_unlock_irq(&lun->requeue_lock);
+		if (!bio)
+			return;
+		/* The list is not empty: a context freed from now on kicks. */
+		io = mpath_io_alloc(lun, GFP_NOWAIT);
+		if (!io) {
+			mpath_kick_ctxwait(lun, MPATH_CTXWAIT_RETRY);
+			return;
+		}
+		spin_lock_irq(&lun->requeue_lock);
+		bio_list_pop(&lun->ctxwait_list);
+		WRITE_ONCE(lun->ctxwait_len, lun->ctxwait_len - 1);
+		spin_unlock_irq(&lun->requeue_lock);
+		mpath_io_start(lun, io, bio);
+		cond_resched();
+	}
+}
+
+/*
+ * End the bios waiting for a context with an error: the LUN is going, its
+ * disk deleted (no new bio comes) and its host queue emptied, so no freed
+ * context kicks the work again once it is cancelled.  They were never
+ * counted.
+ */
+void mpath_fail_ctxwait(struct mpath_lun *lun)
+{
+	struct bio_list fail;
+	struct bio *bio;
+
+	cancel_delayed_work_sync(&lun->ctxwait_work);
+	spin_lock_irq(&lun->requeue_lock);
+	fail = lun->ctxwait_list;
+	bio_list_init(&lun->ctxwait_list);
+	WRITE_ONCE(lun->ctxwait_len, 0);
+	spin_unlock_irq(&lun->requeue_lock);
+	while ((bio = bio_list_pop(&fail)))
+		bio_io_error(bio);
 }
 
 /*

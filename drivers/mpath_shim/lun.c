@@ -26,6 +26,8 @@ static void mpath_lun_init(struct mpath_lun *lun)
 	spin_lock_init(&lun->requeue_lock);
 	bio_list_init(&lun->requeue_list);
 	INIT_WORK(&lun->requeue_work, mpath_requeue_work);
+	bio_list_init(&lun->ctxwait_list);
+	INIT_DELAYED_WORK(&lun->ctxwait_work, mpath_ctxwait_work);
 	INIT_WORK(&lun->map_work, mpath_lun_map_work);
 	INIT_DELAYED_WORK(&lun->probe_work, mpath_probe_work);
 	INIT_DELAYED_WORK(&lun->nopath_work, mpath_nopath_work);
@@ -567,6 +569,8 @@ void mpath_lun_remove_work(struct work_struct *work)
 	cancel_work_sync(&lun->alua_work);
 	cancel_work_sync(&lun->requeue_work);
 	mpath_fail_queued(lun);
+	/* No bio comes any more (disk deleted), nothing kicks: they fail. */
+	mpath_fail_ctxwait(lun);
 
 	map = rcu_replace_pointer(lun->map, NULL, true);
 	if (map)

@@ -258,6 +258,11 @@ enum mpath_lun_state {
  * @requeue_lock: protects @requeue_list
  * @requeue_list: clones waiting for a usable path (struct mpath_io.clone)
  * @requeue_work: dispatches @requeue_list again
+ * @ctxwait_list: bios that found no free context, in order; under
+ *		@requeue_lock
+ * @ctxwait_len: their number; written under @requeue_lock, read locklessly
+ *		(new bios join a list that is not empty; frees kick the work)
+ * @ctxwait_work: gives them contexts as they come free (io.c)
  * @map_work:	republishes @map after an I/O completion failed a path
  * @probe_work:	every mpath_path_probe_interval s: TEST UNIT READY on failed
  *		lunpaths, attach unattached ones, follow capacity changes
@@ -350,6 +355,9 @@ struct mpath_lun {
 	spinlock_t		requeue_lock;
 	struct bio_list		requeue_list;
 	struct work_struct	requeue_work;
+	struct bio_list		ctxwait_list;
+	unsigned int		ctxwait_len;
+	struct delayed_work	ctxwait_work;
 	struct work_struct	map_work;
 	struct delayed_work	probe_work;
 	struct delayed_work	nopath_work;
@@ -740,6 +748,8 @@ void mpath_submit_bio(struct bio *bio);
 void mpath_requeue_work(struct work_struct *work);
 void mpath_kick_requeue(struct mpath_lun *lun);
 void mpath_fail_queued(struct mpath_lun *lun);
+void mpath_ctxwait_work(struct work_struct *work);
+void mpath_fail_ctxwait(struct mpath_lun *lun);
 void mpath_nopath_work(struct work_struct *work);
 
 /* identity.c: pure logic */
