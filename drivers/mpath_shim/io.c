@@ -50,6 +50,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/ioprio.h>
 #include <linux/ktime.h>
 #include <trace/events/block.h>
 
@@ -126,12 +127,19 @@ void mpath_kick_requeue(struct mpath_lun *lun)
 static void mpath_ctxwait_add(struct mpath_lun *lun, struct bio *bio)
 {
 	unsigned long flags;
+	bool first;
 
+	/* Sent from a kworker: the submitter's priority, not kblockd's. */
+	if (IOPRIO_PRIO_CLASS(bio->bi_ioprio) == IOPRIO_CLASS_NONE)
+		bio->bi_ioprio = get_current_ioprio();
 	spin_lock_irqsave(&lun->requeue_lock, flags);
 	bio_list_add(&lun->ctxwait_list, bio);
+	first = !lun->ctxwait_len;
 	WRITE_ONCE(lun->ctxwait_len, lun->ctxwait_len + 1);
 	spin_unlock_irqrestore(&lun->requeue_lock, flags);
-	mpath_kick_ctxwait(lun, 0);
+	/* Those behind it wait for what the first waits for. */
+	if (first)
+		mpath_kick_ctxwait(lun, 0);
 }
 
 /*
@@ -539,41 +547,70 @@ void mpath_submit_bio(struct bio *bio)
 	mpath_io_start(lun, io, bio);
 }
 
+/*
+ * The head of the ctxwait list with a context, or NULL: none waits, or no
+ * context is free.  Under requeue_lock, so that mpath_fail_ctxwait() and
+ * this never both take a bio.
+ */
+static struct bio *mpath_ctxwait_take(struct mpath_lun *lun,
+				      struct mpath_io **io)
+{
+	struct bio *bio = NULL;
+
+	spin_lock_irq(&lun->requeue_lock);
+	if (!bio_list_empty(&lun->ctxwait_list)) {
+		*io = mpath_io_alloc(lun, GFP_NOWAIT);
+		if (*io) {
+			bio = bio_list_pop(&lun->ctxwait_list);
+			WRITE_ONCE(lun->ctxwait_len, lun->ctxwait_len - 1);
+		}
+	}
+	spin_unlock_irq(&lun->requeue_lock);
+	return bio;
+}
+
+/* Most bios the ctxwait work sends per run. */
+#define MPATH_CTXWAIT_BATCH	64
+
 /* Give the bios waiting for a context one each, in order, while any is free. */
 void mpath_ctxwait_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, ctxwait_work);
+	struct blk_plug plug;
 	struct mpath_io *io;
+	unsigned int n = 0;
 	struct bio *bio;
 
-	for (;;) {
-		/* Only this work takes bios off the list: the head stays. */
-		spin_lock_irq(&lun->requeue_lock);
-		bio = bio_list_peek(&lun->ctxwait_list);
-		spin_unlock_irq(&lun->requeue_lock);
-		if (!bio)
-			return;
-		/* The list is not empty: a context freed from now on kicks. */
-		io = mpath_io_alloc(lun, GFP_NOWAIT);
-		if (!io) {
+	blk_start_plug(&plug);
+	while (n < MPATH_CTXWAIT_BATCH) {
+		bio = mpath_ctxwait_take(lun, &io);
+		if (!bio) {
+			if (!READ_ONCE(lun->ctxwait_len))
+				break;
+			/*
+			 * None free.  The retry first: a free from here on
+			 * moves it up, and one just before it is seen below.
+			 */
 			mpath_kick_ctxwait(lun, MPATH_CTXWAIT_RETRY);
-			return;
+			bio = mpath_ctxwait_take(lun, &io);
+			if (!bio)
+				break;
 		}
-		spin_lock_irq(&lun->requeue_lock);
-		bio_list_pop(&lun->ctxwait_list);
-		WRITE_ONCE(lun->ctxwait_len, lun->ctxwait_len - 1);
-		spin_unlock_irq(&lun->requeue_lock);
 		mpath_io_start(lun, io, bio);
-		cond_resched();
+		n++;
 	}
+	blk_finish_plug(&plug);
+	/* More to send: in another run, other work in between. */
+	if (n == MPATH_CTXWAIT_BATCH && READ_ONCE(lun->ctxwait_len))
+		mpath_kick_ctxwait(lun, 0);
 }
 
 /*
- * End the bios waiting for a context with an error: the LUN is going, its
- * disk deleted (no new bio comes) and its host queue emptied, so no freed
- * context kicks the work again once it is cancelled.  They were never
- * counted.
+ * End the bios waiting for a context with an error: the LUN is going and
+ * its disk is deleted (no new bio comes).  They were never counted.  A
+ * context freed after this may still queue the work (it finds the list
+ * empty): the caller cancels it again once nothing frees any more.
  */
 void mpath_fail_ctxwait(struct mpath_lun *lun)
 {

@@ -560,6 +560,8 @@ void mpath_lun_remove_work(struct work_struct *work)
 	/* Its openers get errors now: the last unlinks can take open_mutex. */
 	mpath_holder_flush(lun);
 	mpath_disk_remove(lun);
+	/* No bio comes any more: those waiting for a context fail. */
+	mpath_fail_ctxwait(lun);
 	mpath_debugfs_lun_remove(lun);
 
 	cancel_delayed_work_sync(&lun->probe_work);
@@ -569,8 +571,8 @@ void mpath_lun_remove_work(struct work_struct *work)
 	cancel_work_sync(&lun->alua_work);
 	cancel_work_sync(&lun->requeue_work);
 	mpath_fail_queued(lun);
-	/* No bio comes any more (disk deleted), nothing kicks: they fail. */
-	mpath_fail_ctxwait(lun);
+	/* A context freed by the host queue's failures may have queued it. */
+	cancel_delayed_work_sync(&lun->ctxwait_work);
 
 	map = rcu_replace_pointer(lun->map, NULL, true);
 	if (map)
