@@ -110,6 +110,17 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 }
 
 /*
+ * How long a limits update waits for /dev/mpathN's queue to freeze.  A
+ * submitter may sleep inside ->submit_bio, in bio_split_to_limits()'s
+ * mempool, for a split bio that I/O in the host queue holds; that I/O
+ * waits for the lunpath whose attach is freezing the queue.  Past this,
+ * the update gives way: the attach publishes its lunpath with the limits
+ * as they were, and the next probe tick (which recomputes the limits
+ * anyway) freezes again once the host queue has drained.
+ */
+#define MPATH_LIMITS_FREEZE_TIMEOUT	(5 * HZ)
+
+/*
  * Recompute /dev/mpathN's queue limits and flags from the disks of its
  * lunpaths, and @extra (a disk about to be published, or NULL), as if they
  * were stacked anew: a limit a departed path imposed goes with it, discard,
@@ -166,8 +177,13 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 		cur = queue_limits_start_update(q);
 		if (lun->limits_set)
 			mpath_limits_keep_user(&l.lim, &cur);
-		ret = mpath_queue_limits_commit(q, &l.lim, l.features);
-		if (ret) {
+		ret = mpath_queue_limits_commit(q, &l.lim, l.features,
+						MPATH_LIMITS_FREEZE_TIMEOUT);
+		if (ret == -ETIMEDOUT) {
+			pr_warn_ratelimited("%s: queue limits not updated: a submitter did not leave in %u s; the next probe tries again\n",
+					    name, MPATH_LIMITS_FREEZE_TIMEOUT / HZ);
+			memset(&lun->stacked, 0, sizeof(l));
+		} else if (ret) {
 			pr_warn("%s: queue limits not updated: %d\n", name, ret);
 			memset(&lun->stacked, 0, sizeof(l));
 		} else {

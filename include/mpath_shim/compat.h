@@ -5,8 +5,7 @@
  * The module is written against the newest block and driver-core API; this
  * header supplies it on older kernels (Debian 12's 6.1).  Which API a kernel
  * has is decided by feature probes, not version numbers: Kbuild greps the
- * target's headers and defines MPATH_HAVE_* (distributions backport, and
- * Debian's 6.12 has 6.14's queue_limits_commit_update_frozen()).
+ * target's headers and defines MPATH_HAVE_* (distributions backport).
  *
  * Supported: 6.1 and 6.9 or later.  6.5 to 6.8 (blk_mode_t with holder ops,
  * bdev_handle) are refused below rather than guessed at.
@@ -267,34 +266,54 @@ static inline void queue_limits_cancel_update(struct request_queue *q)
 }
 #endif
 
-/* 6.14 (and Debian's 6.12): commit with the queue frozen. */
-#if defined(MPATH_HAVE_LIMITS_COMMIT) && !defined(MPATH_HAVE_LIMITS_COMMIT_FROZEN)
-static inline int queue_limits_commit_update_frozen(struct request_queue *q,
-						    struct queue_limits *lim)
-{
-	int ret;
-
-	blk_mq_freeze_queue(q);
-	ret = queue_limits_commit_update(q, lim);
-	blk_mq_unfreeze_queue(q);
-	return ret;
-}
+/* 6.14: a freeze started apart is ended without restoring memalloc flags. */
+#ifdef MPATH_HAVE_UNFREEZE_NOMEMRESTORE
+#define mpath_unfreeze_queue(q)	blk_mq_unfreeze_queue_nomemrestore(q)
+#else
+#define mpath_unfreeze_queue(q)	blk_mq_unfreeze_queue(q)
 #endif
+
+/*
+ * Freeze @q, waiting at most @timeout for the submitters inside its
+ * ->submit_bio to leave; false, and @q unfrozen, if one did not (it may be
+ * waiting for a bio only the caller would let end).
+ */
+static inline bool mpath_freeze_queue_timeout(struct request_queue *q,
+					      unsigned long timeout)
+{
+	blk_freeze_queue_start(q);
+	if (blk_mq_freeze_queue_wait_timeout(q, timeout) > 0)
+		return true;
+	mpath_unfreeze_queue(q);
+	return false;
+}
 
 /*
  * Set @q's limits to @lim and its features (of MPATH_FEATURES) to
  * @features, with the queue frozen; after queue_limits_start_update().
+ * -ETIMEDOUT, and nothing changed, if the queue did not freeze within
+ * @timeout.
  */
 static inline int mpath_queue_limits_commit(struct request_queue *q,
 					    struct queue_limits *lim,
-					    blk_features_t features)
+					    blk_features_t features,
+					    unsigned long timeout)
 {
+	int ret = 0;
+
+	if (!mpath_freeze_queue_timeout(q, timeout)) {
+		queue_limits_cancel_update(q);
+		return -ETIMEDOUT;
+	}
 #ifdef MPATH_HAVE_BLK_FEAT
 	lim->features = (lim->features & ~MPATH_FEATURES) | features;
-	return queue_limits_commit_update_frozen(q, lim);
+	ret = queue_limits_commit_update(q, lim);
 #else
-	blk_mq_freeze_queue(q);
+#ifdef MPATH_HAVE_LIMITS_COMMIT
+	ret = queue_limits_commit_update(q, lim);
+#else
 	q->limits = *lim;
+#endif
 	mpath_compat_flag(q, QUEUE_FLAG_NONROT,
 			  !(features & BLK_FEAT_ROTATIONAL));
 	mpath_compat_flag(q, QUEUE_FLAG_STABLE_WRITES,
@@ -303,9 +322,9 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 	mpath_compat_flag(q, QUEUE_FLAG_NOWAIT, features & BLK_FEAT_NOWAIT);
 	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
 			      features & BLK_FEAT_FUA);
-	blk_mq_unfreeze_queue(q);
-	return 0;
 #endif
+	mpath_unfreeze_queue(q);
+	return ret;
 }
 
 /*
