@@ -112,13 +112,13 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 /*
  * How long a limits update waits for /dev/mpathN's queue to freeze.  A
  * submitter may sleep inside ->submit_bio, in bio_split_to_limits()'s
- * mempool, for a split bio that I/O in the host queue holds; that I/O
- * waits for the lunpath whose attach is freezing the queue.  Past this,
- * the update gives way: the attach publishes its lunpath with the limits
- * as they were, and the next probe tick (which recomputes the limits
- * anyway) freezes again once the host queue has drained.
+ * mempool, for a split bio held by I/O in the host queue, which waits for
+ * the very lunpath whose attach is updating the limits.  Past this the
+ * limits are committed with the freeze started (no submitter enters) but
+ * not complete: the submitters still inside sleep past their split, and a
+ * bio split to the old limits is split again by the path disk's queue.
  */
-#define MPATH_LIMITS_FREEZE_TIMEOUT	(5 * HZ)
+#define MPATH_LIMITS_FREEZE_TIMEOUT	HZ
 
 /*
  * Recompute /dev/mpathN's queue limits and flags from the disks of its
@@ -138,6 +138,7 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	struct queue_limits cur;
 	struct mpath_path *path;
 	unsigned int n = 0;
+	bool frozen;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
@@ -177,13 +178,14 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 		cur = queue_limits_start_update(q);
 		if (lun->limits_set)
 			mpath_limits_keep_user(&l.lim, &cur);
-		ret = mpath_queue_limits_commit(q, &l.lim, l.features,
-						MPATH_LIMITS_FREEZE_TIMEOUT);
-		if (ret == -ETIMEDOUT) {
-			pr_warn_ratelimited("%s: queue limits not updated: a submitter did not leave in %u s; the next probe tries again\n",
-					    name, MPATH_LIMITS_FREEZE_TIMEOUT / HZ);
-			memset(&lun->stacked, 0, sizeof(l));
-		} else if (ret) {
+		frozen = mpath_freeze_queue_timeout(q,
+						    MPATH_LIMITS_FREEZE_TIMEOUT);
+		ret = mpath_queue_limits_commit(q, &l.lim, l.features);
+		mpath_unfreeze_queue(q);
+		if (!frozen)
+			pr_info_ratelimited("%s: queue limits updated with a submitter asleep in submit_bio\n",
+					    name);
+		if (ret) {
 			pr_warn("%s: queue limits not updated: %d\n", name, ret);
 			memset(&lun->stacked, 0, sizeof(l));
 		} else {

@@ -275,40 +275,31 @@ static inline void queue_limits_cancel_update(struct request_queue *q)
 
 /*
  * Freeze @q, waiting at most @timeout for the submitters inside its
- * ->submit_bio to leave; false, and @q unfrozen, if one did not (it may be
- * waiting for a bio only the caller would let end).
+ * ->submit_bio to leave; false if one did not (it may be asleep for a bio
+ * only the caller would let end).  Either way the freeze is started (no
+ * new submitter enters) and ends with mpath_unfreeze_queue().
  */
 static inline bool mpath_freeze_queue_timeout(struct request_queue *q,
 					      unsigned long timeout)
 {
 	blk_freeze_queue_start(q);
-	if (blk_mq_freeze_queue_wait_timeout(q, timeout) > 0)
-		return true;
-	mpath_unfreeze_queue(q);
-	return false;
+	return blk_mq_freeze_queue_wait_timeout(q, timeout) > 0;
 }
 
 /*
  * Set @q's limits to @lim and its features (of MPATH_FEATURES) to
- * @features, with the queue frozen; after queue_limits_start_update().
- * -ETIMEDOUT, and nothing changed, if the queue did not freeze within
- * @timeout.
+ * @features; after queue_limits_start_update(), with the queue frozen.
  */
 static inline int mpath_queue_limits_commit(struct request_queue *q,
 					    struct queue_limits *lim,
-					    blk_features_t features,
-					    unsigned long timeout)
+					    blk_features_t features)
 {
-	int ret = 0;
-
-	if (!mpath_freeze_queue_timeout(q, timeout)) {
-		queue_limits_cancel_update(q);
-		return -ETIMEDOUT;
-	}
 #ifdef MPATH_HAVE_BLK_FEAT
 	lim->features = (lim->features & ~MPATH_FEATURES) | features;
-	ret = queue_limits_commit_update(q, lim);
+	return queue_limits_commit_update(q, lim);
 #else
+	int ret = 0;
+
 #ifdef MPATH_HAVE_LIMITS_COMMIT
 	ret = queue_limits_commit_update(q, lim);
 #else
@@ -322,9 +313,8 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 	mpath_compat_flag(q, QUEUE_FLAG_NOWAIT, features & BLK_FEAT_NOWAIT);
 	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
 			      features & BLK_FEAT_FUA);
-#endif
-	mpath_unfreeze_queue(q);
 	return ret;
+#endif
 }
 
 /*
