@@ -260,10 +260,6 @@ queue_limits_start_update(struct request_queue *q)
 {
 	return q->limits;	/* the caller serialises its updates */
 }
-
-static inline void queue_limits_cancel_update(struct request_queue *q)
-{
-}
 #endif
 
 /* 6.14: a freeze started apart is ended without restoring memalloc flags. */
