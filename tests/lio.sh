@@ -152,22 +152,27 @@ loop_alua() { echo "$2" > $LIO/core/fileio_0/lu0/alua/$1/alua_access_state; }
 loop_port_online() { echo "$2" > $LOOP/naa.50014050000000a$1/tpgt_1/transport_status; }
 
 # loop_hctl N: H:C:T:L of the disk behind port N
-loop_hctl() { echo "$(cat $LOOP/naa.50014050000000a$1/tpgt_1/address):0"; }
+loop_hctl() { echo "$(<$LOOP/naa.50014050000000a$1/tpgt_1/address):0"; }
 
 loop_teardown() {
-	local W l
+	local W l links=() luns=() ports=() gps=()
+	# One rm and one rmdir for all (709 has 44 LUNs and groups: a command
+	# costs ~0.15 s under TCG).
 	for W in $LOOP/naa.*/tpgt_1; do
 		[ -d "$W" ] || continue
 		for l in $W/lun/lun_*; do
-			rm -f $l/lu0
-			rmdir $l 2>/dev/null
+			[ -d "$l" ] || continue
+			links+=("$l/lu0")
+			luns+=("$l")
 		done
-		rmdir $W "${W%/tpgt_1}" 2>/dev/null
+		ports+=("$W" "${W%/tpgt_1}")
 	done
-	rmdir $LOOP 2>/dev/null
+	[ ${#links[@]} -eq 0 ] || rm -f "${links[@]}"
+	rmdir "${luns[@]}" "${ports[@]}" $LOOP 2>/dev/null
 	for W in $LIO/core/fileio_0/lu0/alua/*; do
-		[ "${W##*/}" = default_tg_pt_gp ] || rmdir "$W" 2>/dev/null
+		[ -d "$W" ] && [ "${W##*/}" != default_tg_pt_gp ] && gps+=("$W")
 	done
+	[ ${#gps[@]} -eq 0 ] || rmdir "${gps[@]}" 2>/dev/null
 	rmdir $LIO/core/fileio_0/lu0 $LIO/core/fileio_0 2>/dev/null
 	settle
 	modprobe -r tcm_loop target_core_file 2>/dev/null
