@@ -43,7 +43,8 @@ dir_count() {	# dir_count DIR: how many entries
 	done
 	echo $n
 }
-# sysval FILE: its first line, like cat for a sysfs attribute (no fork)
+# sysval FILE: its first line, like cat for a sysfs attribute (no fork; a
+# failed read fails, as cat does, where $(<FILE) says nothing)
 sysval() { local v; IFS= read -r v < "$1" || [ -n "$v" ] || return 1; echo "$v"; }
 
 luns() { dir_names "$SYS/luns"; }
@@ -66,7 +67,7 @@ sched_of() {
 scsi_debug_hctls() {
 	local h d n
 	for h in /sys/class/scsi_host/host*; do
-		IFS= read -r n < "$h/proc_name" 2>/dev/null || continue
+		{ IFS= read -r n < "$h/proc_name"; } 2>/dev/null || continue
 		[ "$n" = scsi_debug ] || continue
 		for d in /sys/class/scsi_device/"${h##*host}":*; do
 			[ -e "$d" ] && echo "${d##*/}"
@@ -92,7 +93,7 @@ all_active() {
 	for l in $(luns); do
 		[ -b "/dev/$l" ] || return 1
 		for p in $(lun_paths "$l"); do
-			IFS= read -r s < "$SYS/luns/$l/paths/$p/state" 2>/dev/null || return 1
+			{ IFS= read -r s < "$SYS/luns/$l/paths/$p/state"; } 2>/dev/null || return 1
 			[ "$s" = active ] || return 1
 		done
 	done
