@@ -121,6 +121,34 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 #define MPATH_LIMITS_FREEZE_TIMEOUT	HZ
 
 /*
+ * Commit @l to /dev/mpathN's queue, the administrator's max_sectors_kb
+ * kept.  Returns 0, or the error the block layer refused them with.
+ */
+static int mpath_disk_commit_limits(struct mpath_lun *lun,
+				    struct mpath_disk_limits *l)
+{
+	struct request_queue *q = lun->disk->queue;
+	struct queue_limits cur;
+	bool frozen;
+	int ret;
+
+	lockdep_assert_held(&lun->limits_lock);
+
+	if (mpath_should_fail(MPATH_FAULT_LIMITS))
+		return -EINVAL;
+	cur = queue_limits_start_update(q);
+	if (lun->limits_set)
+		mpath_limits_keep_user(&l->lim, &cur);
+	frozen = mpath_freeze_queue_timeout(q, MPATH_LIMITS_FREEZE_TIMEOUT);
+	ret = mpath_queue_limits_commit(q, &l->lim, l->features);
+	mpath_unfreeze_queue(q);
+	if (!frozen)
+		pr_info_ratelimited("%s: queue limits updated with a submitter asleep in submit_bio\n",
+				    lun->disk->disk_name);
+	return ret;
+}
+
+/*
  * Recompute /dev/mpathN's queue limits and flags from the disks of its
  * lunpaths, and @extra (a disk about to be published, or NULL), as if they
  * were stacked anew: a limit a departed path imposed goes with it, discard,
@@ -132,13 +160,10 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
  */
 void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 {
-	struct request_queue *q = lun->disk->queue;
 	const char *name = lun->disk->disk_name;
 	struct mpath_disk_limits l;
-	struct queue_limits cur;
 	struct mpath_path *path;
 	unsigned int n = 0;
-	bool frozen;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
@@ -172,25 +197,21 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 		l.features |= BLK_FEAT_NOWAIT;
 	l.lim.max_zone_append_sectors = 0;
 
-	/* Unchanged since last applied: leave the queue (and its admin) be. */
-	if (!lun->limits_set || memcmp(&l, &lun->stacked, sizeof(l))) {
+	/*
+	 * Unchanged since last tried: leave the queue (and its admin) be.
+	 * Limits the block layer refused are not tried again, with a queue
+	 * freeze and a message on every probe tick, until the paths' change
+	 * (its validation gives the same answer for the same limits).
+	 */
+	if (!lun->stacked_valid || memcmp(&l, &lun->stacked, sizeof(l))) {
 		memcpy(&lun->stacked, &l, sizeof(l));
-		cur = queue_limits_start_update(q);
-		if (lun->limits_set)
-			mpath_limits_keep_user(&l.lim, &cur);
-		frozen = mpath_freeze_queue_timeout(q,
-						    MPATH_LIMITS_FREEZE_TIMEOUT);
-		ret = mpath_queue_limits_commit(q, &l.lim, l.features);
-		mpath_unfreeze_queue(q);
-		if (!frozen)
-			pr_info_ratelimited("%s: queue limits updated with a submitter asleep in submit_bio\n",
-					    name);
-		if (ret) {
-			pr_warn("%s: queue limits not updated: %d\n", name, ret);
-			memset(&lun->stacked, 0, sizeof(l));
-		} else {
+		lun->stacked_valid = true;
+		ret = mpath_disk_commit_limits(lun, &l);
+		if (ret)
+			pr_warn("%s: queue limits not updated: %d (kept until its lunpaths' limits change)\n",
+				name, ret);
+		else
 			lun->limits_set = true;
-		}
 	}
 	if (get_disk_ro(lun->disk) != l.ro)
 		set_disk_ro(lun->disk, l.ro);

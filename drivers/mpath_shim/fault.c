@@ -10,6 +10,9 @@
  *   fail_path_add	the last step of adding a lunpath that can fail
  *			(its link under the HBA): the lunpath is not added
  *   fail_disk_add	device_add_disk() of a LUN's /dev/mpathN
+ *   fail_limits	the commit of /dev/mpathN's new queue limits, as if
+ *			the block layer refused them (-EINVAL): the queue
+ *			keeps the limits it had
  *
  * Without that option the points are constant false (mpath_shim.h).
  */
@@ -23,15 +26,18 @@
 
 static DECLARE_FAULT_ATTR(mpath_fail_path_add);
 static DECLARE_FAULT_ATTR(mpath_fail_disk_add);
+static DECLARE_FAULT_ATTR(mpath_fail_limits);
 
 static struct fault_attr *const mpath_faults[MPATH_FAULT_NR] = {
 	[MPATH_FAULT_PATH_ADD]	= &mpath_fail_path_add,
 	[MPATH_FAULT_DISK_ADD]	= &mpath_fail_disk_add,
+	[MPATH_FAULT_LIMITS]	= &mpath_fail_limits,
 };
 
 static const char *const mpath_fault_names[MPATH_FAULT_NR] = {
 	[MPATH_FAULT_PATH_ADD]	= "fail_path_add",
 	[MPATH_FAULT_DISK_ADD]	= "fail_disk_add",
+	[MPATH_FAULT_LIMITS]	= "fail_limits",
 };
 
 bool mpath_should_fail(enum mpath_fault fault)

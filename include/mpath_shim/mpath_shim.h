@@ -251,8 +251,9 @@ enum mpath_lun_state {
  * @limits_lock: serialises recomputing @disk's queue limits
  * @limits_set:	@disk's limits were computed from paths once; under
  *		@limits_lock
- * @stacked:	the paths' limits and features as last applied to @disk
- *		(before the queue validated them); under @limits_lock
+ * @stacked:	the paths' limits and features as last tried on @disk
+ *		(committed or refused); under @limits_lock
+ * @stacked_valid: @stacked holds a try; under @limits_lock
  * @io_pool:	its I/Os' contexts when this CPU's cache has none, with its
  *		own reserve (iocache.c)
  * @requeue_lock: protects @requeue_list
@@ -350,6 +351,7 @@ struct mpath_lun {
 	struct mutex		limits_lock;
 	bool			limits_set;
 	struct mpath_disk_limits stacked;
+	bool			stacked_valid;
 	mempool_t		io_pool;
 
 	spinlock_t		requeue_lock;
@@ -838,6 +840,7 @@ void mpath_probe_work(struct work_struct *work);
 enum mpath_fault {
 	MPATH_FAULT_PATH_ADD,
 	MPATH_FAULT_DISK_ADD,
+	MPATH_FAULT_LIMITS,
 	MPATH_FAULT_NR,
 };
 
