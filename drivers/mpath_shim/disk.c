@@ -164,6 +164,7 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	struct mpath_disk_limits l;
 	struct mpath_path *path;
 	unsigned int n = 0;
+	bool same;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
@@ -199,19 +200,23 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 
 	/*
 	 * Unchanged since last tried: leave the queue (and its admin) be.
-	 * Limits the block layer refused are not tried again, with a queue
-	 * freeze and a message on every probe tick, until the paths' change
-	 * (its validation gives the same answer for the same limits).
+	 * Once the disk has its paths' limits, limits the block layer refused
+	 * are not tried again, with a queue freeze and a message on every
+	 * probe tick, until the paths' change (its validation gives the same
+	 * answer for the same limits).  Before that the disk has only the
+	 * defaults it was allocated with: tried on every tick, said once.
 	 */
-	if (!lun->stacked_valid || memcmp(&l, &lun->stacked, sizeof(l))) {
+	same = lun->stacked_valid && !memcmp(&l, &lun->stacked, sizeof(l));
+	if (!same || !lun->limits_set) {
 		memcpy(&lun->stacked, &l, sizeof(l));
 		lun->stacked_valid = true;
 		ret = mpath_disk_commit_limits(lun, &l);
-		if (ret)
-			pr_warn("%s: queue limits not updated: %d (kept until its lunpaths' limits change)\n",
-				name, ret);
-		else
+		if (!ret)
 			lun->limits_set = true;
+		else if (!same)
+			pr_warn("%s: queue limits not updated: %d (%s)\n", name, ret,
+				lun->limits_set ? "kept until its lunpaths' limits change" :
+				"tried again at each probe tick");
 	}
 	if (get_disk_ro(lun->disk) != l.ro)
 		set_disk_ro(lun->disk, l.ro);

@@ -249,7 +249,7 @@ enum mpath_lun_state {
  * @disk_add_failed: device_add_disk() failed: a gendisk is not added twice;
  *		mpath_wq only
  * @limits_lock: serialises recomputing @disk's queue limits
- * @limits_set:	@disk's limits were computed from paths once; under
+ * @limits_set:	@disk's limits were committed from paths once; under
  *		@limits_lock
  * @stacked:	the paths' limits and features as last tried on @disk
  *		(committed or refused); under @limits_lock
