@@ -16,10 +16,14 @@
  * CAP_SYS_RAWIO), and a partition of /dev/mpathN needs CAP_SYS_RAWIO, as a
  * partition of sd does.  Nothing is gained by going through /dev/mpathN.
  *
- * When the chosen path is gone (ENODEV, ENXIO: offline, being deleted) or
- * an SG_IO command ends with a transport error in its host byte, the path
- * is reported failed, as an I/O error would, and the ioctl is sent again on
- * another usable path; each path is tried once.  Without a usable path an
+ * When the chosen path is gone (ENODEV, ENXIO: offline, being deleted),
+ * the path is reported failed, as an I/O error would, and the ioctl is sent
+ * again on another usable path; each path is tried once.  An SG_IO command
+ * that ends with a transport error in its host byte is sent again too, but
+ * fails no path by itself: the command and its timeout are the caller's,
+ * and so is the header the byte is read back from, which the caller may
+ * write meanwhile.  The path's probe asks it (TEST UNIT READY) and fails
+ * it only if it does not answer.  Without a usable path an
  * ioctl waits as I/O does (within no_path_timeout), looking again every
  * 10 ms as dm does, until a fatal signal.
  */
@@ -115,20 +119,30 @@ struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
 	return path;
 }
 
-/* Did the ioctl fail because of the path it went down? */
-static bool mpath_ioctl_path_error(int ret, unsigned int cmd,
-				   unsigned long arg)
+/*
+ * Did the ioctl fail because of the path it went down?  MPATH_IOCTL_GONE:
+ * the path's device is; MPATH_IOCTL_TRANSPORT: an SG_IO command's host
+ * byte, in the header sd wrote back to the caller, says so.
+ */
+enum mpath_ioctl_outcome {
+	MPATH_IOCTL_DONE,
+	MPATH_IOCTL_GONE,
+	MPATH_IOCTL_TRANSPORT,
+};
+
+static enum mpath_ioctl_outcome mpath_ioctl_outcome(int ret, unsigned int cmd,
+						     unsigned long arg)
 {
 	struct sg_io_hdr hdr;
 
 	if (mpath_errno_path_error(ret))
-		return true;
+		return MPATH_IOCTL_GONE;
 	if (ret || cmd != SG_IO)
-		return false;
-	/* The header sd wrote back says how the command ended. */
+		return MPATH_IOCTL_DONE;
 	if (get_sg_io_hdr(&hdr, (const void __user *)arg))
-		return false;
-	return mpath_host_byte_path_error(hdr.host_status);
+		return MPATH_IOCTL_DONE;
+	return mpath_host_byte_path_error(hdr.host_status) ?
+	       MPATH_IOCTL_TRANSPORT : MPATH_IOCTL_DONE;
 }
 
 static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
@@ -137,6 +151,7 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 	struct mpath_lun *lun = bdev->bd_disk->private_data;
 	struct mpath_tried tried = { };
 	const struct block_device_operations *fops;
+	enum mpath_ioctl_outcome outcome;
 	struct mpath_path *path;
 	int ret = -EIO;
 
@@ -150,12 +165,16 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 		fops = path->bdev->bd_disk->fops;
 		ret = fops->ioctl ? fops->ioctl(path->bdev, mode, cmd, arg) :
 				    -ENOTTY;
-		if (!mpath_ioctl_path_error(ret, cmd, arg)) {
+		outcome = mpath_ioctl_outcome(ret, cmd, arg);
+		if (outcome == MPATH_IOCTL_DONE) {
 			percpu_ref_put(&path->ref);
 			return ret;
 		}
 		atomic_long_inc(&lun->ioctl_failovers);
-		mpath_path_report_error(path);
+		if (outcome == MPATH_IOCTL_GONE)
+			mpath_path_report_error(path);
+		else
+			mpath_path_check(path);
 		percpu_ref_put(&path->ref);
 	}
 }

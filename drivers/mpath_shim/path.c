@@ -676,6 +676,19 @@ bool mpath_path_report_error(struct mpath_path *path)
 	return true;
 }
 
+/*
+ * An SG_IO command sent down @path ended with a transport error in the
+ * host byte of the header sd wrote back to its caller: a command of the
+ * caller's own (its timeout, its transfer length), and a byte the caller
+ * may have changed since.  Not a verdict on the path: its probe asks it
+ * (TEST UNIT READY) and reports an error only if it does not answer.
+ */
+void mpath_path_check(struct mpath_path *path)
+{
+	if (!test_and_set_bit(MPATH_PATH_CHECK, &path->flags))
+		queue_work(mpath_health_wq, &path->probe_work);
+}
+
 /* Fail @path, an active lunpath (held out if it flaps). */
 void mpath_path_fail(struct mpath_path *path)
 {
@@ -778,12 +791,29 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 }
 
 /*
+ * Does @path answer TEST UNIT READY as a failed path must to come back:
+ * GOOD, or on an ALUA LU with its port's access state (standby,
+ * unavailable, in transition)?  UNIT ATTENTIONs are asked again.
+ */
+static bool mpath_path_answers(struct mpath_path *path)
+{
+	struct scsi_sense_hdr sshdr;
+	int ret;
+
+	ret = scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr);
+	return !ret || (ret > 0 && mpath_path_alua(path) &&
+			mpath_alua_sense(&sshdr) >= MPATH_ALUA_SENSE_TRANSITIONING);
+}
+
+/*
  * Probe one lunpath: a failed one gets TEST UNIT READY and, if it answers
  * and still reaches its LU (and has the LUN's reservation key, pr.c), is
- * reinstated; an active one has its identity checked.  A path that reaches
- * another LU is taken out for good (until sd binds again).  One work per path on mpath_health_wq, so a device that
- * does not answer (a blocked iSCSI session, FC dev_loss_tmo) delays no
- * other path.
+ * reinstated; an active one has its identity checked, and is asked TEST
+ * UNIT READY too after an SG_IO's transport error (mpath_path_check()),
+ * failed as by an I/O error if it does not answer.  A path that reaches
+ * another LU is taken out for good (until sd binds again).  One work per
+ * path on mpath_health_wq, so a device that does not answer (a blocked
+ * iSCSI session, FC dev_loss_tmo) delays no other path.
  */
 void mpath_path_probe_work(struct work_struct *work)
 {
@@ -806,6 +836,14 @@ void mpath_path_probe_work(struct work_struct *work)
 	mutex_unlock(&mpath_shim.lock);
 	if (!ok)
 		return;
+	/* An SG_IO saw a transport error: does the path still answer? */
+	if (state == MPATH_PATH_ACTIVE &&
+	    test_and_clear_bit(MPATH_PATH_CHECK, &path->flags) &&
+	    !verdict && !mpath_path_answers(path)) {
+		mpath_path_report_error(path);
+		percpu_ref_put(&path->ref);
+		return;
+	}
 	if (verdict) {
 		/* An I/O error on an ALUA LU: its access state, or a failure? */
 		access = mpath_alua_verdict(path);

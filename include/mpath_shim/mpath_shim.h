@@ -119,6 +119,7 @@ enum {
 	MPATH_PATH_PR_STALE,	/* its nexus missed a REGISTER: joins first */
 	MPATH_PATH_RESCANNED,	/* its empty disk was read again since the port was ready */
 	MPATH_PATH_UNBIND_DISABLED, /* sd's unbind ends it disabled */
+	MPATH_PATH_CHECK,	/* an SG_IO said "transport": its probe asks it */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -827,6 +828,7 @@ void mpath_path_unbound(struct scsi_device *sdev);
 bool mpath_path_set_state(struct mpath_path *path,
 			  enum mpath_path_state new);
 bool mpath_path_report_error(struct mpath_path *path);
+void mpath_path_check(struct mpath_path *path);
 void mpath_path_fail(struct mpath_path *path);
 void mpath_lun_fail_paths(struct mpath_lun *lun);
 unsigned int mpath_path_held_secs(const struct mpath_path *path);
