@@ -386,9 +386,12 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	 * it out): not only when it is in the best group.
 	 */
 	pinned = sel->policy->flags & MPATH_PS_NO_FAILOVER;
-	/* A few pointers: never worth failing a state change for. */
+	/*
+	 * A few pointers: never worth failing a state change for.  No I/O
+	 * from reclaim: held I/O may be waiting for this very map.
+	 */
 	paths = kmalloc_array(lun->nr_paths, sizeof(*paths),
-			      GFP_KERNEL | __GFP_NOFAIL);
+			      GFP_NOIO | __GFP_NOFAIL);
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		rank = mpath_path_rank(path);
 		if (!mpath_path_serves_io(path) || (!pinned && rank > best))
@@ -400,7 +403,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 		paths[nr++] = path;
 	}
 	map = mpath_path_map_build(paths, nr, lun->preferred, sel->policy,
-				   GFP_KERNEL | __GFP_NOFAIL);
+				   GFP_NOIO | __GFP_NOFAIL);
 	kfree(paths);
 	old = rcu_replace_pointer(lun->map, map,
 				  lockdep_is_held(&mpath_shim.lock));

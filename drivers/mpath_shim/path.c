@@ -26,6 +26,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/sched/mm.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <scsi/scsi_device.h>
@@ -815,10 +816,8 @@ static bool mpath_path_answers(struct mpath_path *path)
  * path on mpath_health_wq, so a device that does not answer (a blocked
  * iSCSI session, FC dev_loss_tmo) delays no other path.
  */
-void mpath_path_probe_work(struct work_struct *work)
+static void mpath_path_probe(struct mpath_path *path)
 {
-	struct mpath_path *path = container_of(work, struct mpath_path,
-					       probe_work);
 	struct mpath_lun *lun = path->lun;
 	enum mpath_alua_sense sense = MPATH_ALUA_SENSE_NONE;
 	enum mpath_path_state state;
@@ -910,6 +909,18 @@ void mpath_path_probe_work(struct work_struct *work)
 	mutex_unlock(&mpath_shim.lock);
 	if (reinstate || rejoin)
 		mutex_unlock(&lun->pr_lock);
+}
+
+/*
+ * I/O held for a path may wait for this work (a reinstatement, the LUN's
+ * key registered on a nexus): nothing it allocates recurses into I/O.
+ */
+void mpath_path_probe_work(struct work_struct *work)
+{
+	unsigned int noio = memalloc_noio_save();
+
+	mpath_path_probe(container_of(work, struct mpath_path, probe_work));
+	memalloc_noio_restore(noio);
 }
 
 /*
