@@ -275,6 +275,31 @@ static int mpath_pr_undo_key(struct mpath_lun *lun, struct mpath_path **paths,
 }
 
 /*
+ * The lunpaths of @paths in @unknown may or may not have had a REGISTER
+ * carried out (a path error after the LU took it, an undo that failed):
+ * each joins before it carries I/O again, out of the map until its probe
+ * has joined it.
+ */
+static void mpath_pr_mark_unknown(struct mpath_lun *lun,
+				  struct mpath_path **paths, unsigned int n,
+				  const unsigned long *unknown)
+{
+	bool out = false;
+	unsigned int i;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	mutex_lock(&mpath_shim.lock);
+	for_each_set_bit(i, unknown, n) {
+		set_bit(MPATH_PATH_PR_STALE, &paths[i]->flags);
+		out |= paths[i]->state == MPATH_PATH_ACTIVE;
+	}
+	if (out)
+		mpath_lun_publish_map(lun);
+	mutex_unlock(&mpath_shim.lock);
+}
+
+/*
  * A REGISTER (@c) done on the lunpaths of @paths in @ok was refused on
  * another: put them back.  Each lunpath whose registration is not known
  * then joins before it carries I/O again (out of the map until its probe
@@ -287,7 +312,7 @@ static void mpath_pr_undo(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 			  const unsigned long *ok, unsigned long *unknown)
 {
 	struct mpath_pr_cmd u = *c;
-	bool unsure = false, out = false;
+	bool unsure = false;
 	unsigned int i;
 
 	lockdep_assert_held(&lun->pr_lock);
@@ -297,14 +322,7 @@ static void mpath_pr_undo(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 	for_each_set_bit(i, ok, n)
 		if (mpath_pr_call(c->undo, paths[i]->bdev, &u) || unsure)
 			set_bit(i, unknown);
-	mutex_lock(&mpath_shim.lock);
-	for_each_set_bit(i, unknown, n) {
-		set_bit(MPATH_PATH_PR_STALE, &paths[i]->flags);
-		out |= paths[i]->state == MPATH_PATH_ACTIVE;
-	}
-	if (out)
-		mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_pr_mark_unknown(lun, paths, n, unknown);
 }
 
 /*
@@ -312,7 +330,8 @@ static void mpath_pr_undo(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
  * that fails with a path error is failed; the LU refusing @c on one stops
  * there, and @c->undo, if any, puts back the ones done.  After a REGISTER
  * (@c->registers), the lunpaths it did not reach join before their next
- * I/O.  A RELEASE (@c->every_port) goes to refusing ports too and on past
+ * I/O, and so do those that failed with a path error when it was done on
+ * none (the LU may have carried it out before the error).  A RELEASE (@c->every_port) goes to refusing ports too and on past
  * a refusal, which it returns: only the holder's nexus releases, and it
  * may be the one that refused.  0 once done on at least one lunpath.
  */
@@ -346,10 +365,14 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 				break;
 		}
 	}
-	if (ret && c->undo)
+	if (ret && c->undo) {
 		mpath_pr_undo(lun, c, paths, n, ok, perr);
-	else if (!ret && !done)
+	} else if (!ret && !done) {
 		ret = -EIO;	/* no active path, or each one failed */
+		/* Failed after the LU took it, maybe: nothing is undone. */
+		if (c->registers)
+			mpath_pr_mark_unknown(lun, paths, n, perr);
+	}
 	/* Unless it was undone (nothing changed), the others join later. */
 	if (c->registers && !(c->undo && ret))
 		mpath_pr_mark_missed(lun, paths, n, ok);
