@@ -331,9 +331,10 @@ static void mpath_pr_undo(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
  * there, and @c->undo, if any, puts back the ones done.  After a REGISTER
  * (@c->registers), the lunpaths it did not reach join before their next
  * I/O, and so do those that failed with a path error when it was done on
- * none (the LU may have carried it out before the error).  A RELEASE (@c->every_port) goes to refusing ports too and on past
- * a refusal, which it returns: only the holder's nexus releases, and it
- * may be the one that refused.  0 once done on at least one lunpath.
+ * none (the LU may have carried it out before the error).  A RELEASE
+ * (@c->every_port) goes to refusing ports too and on past a refusal, which
+ * it returns: only the holder's nexus releases, and it may be the one that
+ * refused.  0 once done on at least one lunpath.
  */
 static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 {
