@@ -10,7 +10,8 @@
  * returned.  A lunpath that fails with a path error meanwhile is failed as
  * an I/O error would fail it; it is registered when it returns.  RELEASE
  * too goes down every active lunpath: only the holder's nexus releases, and
- * which one reserved is not known.  RESERVE, PREEMPT and CLEAR go through
+ * which one reserved is not known; READ RESERVATION after it tells whether
+ * the holder was among them.  RESERVE, PREEMPT and CLEAR go through
  * one usable lunpath, sent again on another after a path error, as ioctls
  * are.  A PREEMPT of the LUN's own key (a holder changing the reservation's
  * type) takes every other lunpath out of the map and drains its I/O first,
@@ -133,32 +134,42 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 }
 
 /*
- * Is @key registered on the LU?  PERSISTENT RESERVE IN, READ KEYS through
- * @sdev: 1 yes, 0 no, or a negative errno when the LU did not answer.
+ * PERSISTENT RESERVE IN with service action @sa through @sdev, @len bytes
+ * into @buf: 0, or a negative errno when the LU did not answer.  A UNIT
+ * ATTENTION (a reservation change) is an answer: asked again.
  */
-static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
+static int mpath_pr_in(struct scsi_device *sdev, u8 sa, u8 *buf, u16 len)
 {
-	u8 cmd[10] = { PERSISTENT_RESERVE_IN, 0 /* READ KEYS */ };
+	u8 cmd[10] = { PERSISTENT_RESERVE_IN, sa };
 	struct scsi_sense_hdr sshdr;
 	const struct scsi_exec_args args = { .sshdr = &sshdr };
 	int tries = 3, ret;
+
+	put_unaligned_be16(len, &cmd[7]);
+	do {
+		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf, len,
+				       30 * HZ, 3, &args);
+	} while (ret > 0 && scsi_sense_valid(&sshdr) &&
+		 sshdr.sense_key == UNIT_ATTENTION && --tries);
+	return ret > 0 ? -EIO : ret;
+}
+
+/*
+ * Is @key registered on the LU?  READ KEYS through @sdev: 1 yes, 0 no, or a
+ * negative errno when the LU did not answer.
+ */
+static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
+{
+	int ret;
 	u32 len, i;
 	u8 *buf;
 
 	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	put_unaligned_be16(MPATH_PR_KEYS_LEN, &cmd[7]);
-	/* A UNIT ATTENTION (a reservation change) is an answer: ask again. */
-	do {
-		ret = scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf,
-				       MPATH_PR_KEYS_LEN, 30 * HZ, 3, &args);
-	} while (ret > 0 && scsi_sense_valid(&sshdr) &&
-		 sshdr.sense_key == UNIT_ATTENTION && --tries);
-	if (ret) {
-		ret = ret < 0 ? ret : -EIO;
+	ret = mpath_pr_in(sdev, 0 /* READ KEYS */, buf, MPATH_PR_KEYS_LEN);
+	if (ret)
 		goto out;
-	}
 	len = min_t(u32, get_unaligned_be32(&buf[4]), MPATH_PR_KEYS_LEN - 8);
 	ret = 0;
 	for (i = 0; i + 8 <= len; i += 8) {
@@ -170,6 +181,24 @@ static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
 out:
 	kfree(buf);
 	return ret;
+}
+
+/*
+ * Does a reservation with @key still hold the LU?  READ RESERVATION through
+ * @sdev: 1 yes, 0 no (none, or another key's), or a negative errno when the
+ * LU did not answer.
+ */
+static int mpath_pr_reserved_by(struct scsi_device *sdev, u64 key)
+{
+	u8 buf[24] = { };
+	int ret;
+
+	ret = mpath_pr_in(sdev, 1 /* READ RESERVATION */, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	/* The additional length is 0 with no reservation, 16 with one. */
+	return get_unaligned_be32(&buf[4]) >= 16 &&
+	       get_unaligned_be64(&buf[8]) == key;
 }
 
 /*
@@ -450,9 +479,39 @@ static int mpath_pr_do_release(struct block_device *bdev,
 }
 
 /*
+ * A RELEASE with @key went down every active lunpath of @lun: does a
+ * reservation with @key still hold the LU?  Then the holder's nexus is
+ * behind a lunpath it did not reach (failed, disabled, unattached), which
+ * the caller is told (-EIO): the reservation stays until it is released
+ * there.  0 if not, or if no lunpath's LU answers.
+ */
+static int mpath_pr_release_check(struct mpath_lun *lun, u64 key)
+{
+	struct mpath_path **paths;
+	unsigned int n, i;
+	int ret = -EIO;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	n = mpath_pr_active_paths(lun, &paths, false);
+	for (i = 0; i < n; i++) {
+		if (ret < 0)
+			ret = mpath_pr_reserved_by(paths[i]->sdev, key);
+		percpu_ref_put(&paths[i]->ref);
+	}
+	kfree(paths);
+	if (ret <= 0)
+		return 0;
+	pr_warn("mpath%d: RELEASE did not reach the nexus that holds the reservation of key 0x%llx: its lunpath is out of service\n",
+		lun->name->index, key);
+	return -EIO;
+}
+
+/*
  * Only the holder's nexus releases a reservation (elsewhere RELEASE is
  * answered GOOD and changes nothing), and which lunpath reserved is not
- * known here: every active one releases.
+ * known here: every active one releases, and the LU is asked after whether
+ * the reservation went.
  */
 static int mpath_pr_release(struct block_device *bdev, u64 key,
 			    enum pr_type type)
@@ -466,6 +525,8 @@ static int mpath_pr_release(struct block_device *bdev, u64 key,
 
 	mutex_lock(&lun->pr_lock);
 	ret = mpath_pr_all(lun, &c);
+	if (!ret)
+		ret = mpath_pr_release_check(lun, key);
 	mutex_unlock(&lun->pr_lock);
 	return ret;
 }
