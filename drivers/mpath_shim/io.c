@@ -417,16 +417,9 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 
 /*
  * @io failed with a path error, @status: has it had its share?  Two per
- * lunpath, each within three probe intervals of the one before (an I/O
- * that fails on every path while the paths keep answering the probe would
- * otherwise go round for ever, and the host queue being FIFO, hold up the
- * LUN); and within the flap hold-off beyond that, since a path failed that
- * often is held out that long.  Measured from the last error, not the
- * first: a lunpath that is out (failed, disabled, unattached) fails no I/O,
- * so with few of its lunpaths usable an I/O fails far less often than
- * twice per lunpath in any fixed time, and went round for ever.  An I/O
- * held through an outage has no error while it waits: its count starts
- * again.  A device being
+ * lunpath within three probe intervals (an I/O that fails on every path
+ * while the paths keep answering the probe would otherwise go round for
+ * ever, and the host queue being FIFO, hold up the LUN).  A device being
  * removed refuses I/O with BLK_STS_OFFLINE (SDEV_CANCEL) and the probe too,
  * and never comes back, so such a failure cannot go round and does not
  * count: while a host's devices are being removed their lunpaths fail I/O
@@ -441,11 +434,10 @@ static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io,
 
 	if (status == BLK_STS_OFFLINE)
 		return false;
-	if (READ_ONCE(mpath_flap_threshold))
-		window += (unsigned long)READ_ONCE(mpath_flap_holdoff) * HZ;
-	if (io->path_errors && time_after(jiffies, io->last_error + window))
+	if (!io->path_errors || time_after(jiffies, io->first_error + window)) {
+		io->first_error = jiffies;
 		io->path_errors = 0;
-	io->last_error = jiffies;
+	}
 	if (++io->path_errors < tries)
 		return false;
 	atomic_long_inc(&lun->io_tries_exhausted);

@@ -66,6 +66,7 @@ bool mpath_path_set_state(struct mpath_path *path, enum mpath_path_state new)
 	if (new == MPATH_PATH_ACTIVE) {
 		clear_bit(MPATH_PATH_IO_ERR, &path->flags);
 		clear_bit(MPATH_PATH_ALUA_CHECK, &path->flags);
+		clear_bit(MPATH_PATH_CHECK, &path->flags);
 	}
 	WRITE_ONCE(path->state, new);
 	if (path->bdev && mpath_path_state_holds_disk(old) &&
@@ -682,12 +683,16 @@ bool mpath_path_report_error(struct mpath_path *path)
  * host byte of the header sd wrote back to its caller: a command of the
  * caller's own (its timeout, its transfer length), and a byte the caller
  * may have changed since.  Not a verdict on the path: its probe asks it
- * (TEST UNIT READY) and reports an error only if it does not answer.
+ * (TEST UNIT READY) and reports an error only if it does not answer.  The
+ * probe is queued by the LUN's map_work, under the lock and only for an
+ * active path, as for an ALUA verdict: the caller's reference on the path
+ * may be the last thing that keeps a path being removed, whose probe work
+ * has been cancelled already.
  */
 void mpath_path_check(struct mpath_path *path)
 {
-	if (!test_and_set_bit(MPATH_PATH_CHECK, &path->flags))
-		queue_work(mpath_health_wq, &path->probe_work);
+	set_bit(MPATH_PATH_CHECK, &path->flags);
+	queue_work(mpath_health_wq, &path->lun->map_work);
 }
 
 /* Fail @path, an active lunpath (held out if it flaps). */
@@ -708,7 +713,8 @@ void mpath_path_fail(struct mpath_path *path)
  * Fail the active lunpaths of @lun that had an I/O error reported.  On an
  * ALUA LU the path's probe decides first (access.c): its port may have
  * gone to standby, which is no failure.  The error flag keeps it out of
- * selection meanwhile.
+ * selection meanwhile.  An active one an SG_IO named (mpath_path_check())
+ * has its probe queued.
  */
 void mpath_lun_fail_paths(struct mpath_lun *lun)
 {
@@ -717,6 +723,13 @@ void mpath_lun_fail_paths(struct mpath_lun *lun)
 	lockdep_assert_held(&mpath_shim.lock);
 
 	list_for_each_entry(path, &lun->paths, lun_node) {
+		/* An SG_IO's transport error: its probe asks it. */
+		if (test_bit(MPATH_PATH_CHECK, &path->flags)) {
+			if (path->state == MPATH_PATH_ACTIVE)
+				queue_work(mpath_health_wq, &path->probe_work);
+			else
+				clear_bit(MPATH_PATH_CHECK, &path->flags);
+		}
 		if (!test_bit(MPATH_PATH_IO_ERR, &path->flags))
 			continue;
 		if (path->state == MPATH_PATH_ACTIVE && mpath_path_alua(path)) {

@@ -547,8 +547,8 @@ struct mpath_path {
  *		caller, and counted once, then
  * @spent:	the clone was submitted once; it is made new again from
  *		@orig before it is sent again
- * @path_errors: path errors it had, each within a window of the one before
- * @last_error: jiffies of its last path error
+ * @path_errors: path errors it had since @first_error
+ * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
  * @gen:	the generation of path->inflight it joined
  * @queued_ns:	when it entered the host queue, 0 if it never did
@@ -567,7 +567,7 @@ struct mpath_io {
 	bool			counted;
 	u8			gen;
 	unsigned int		path_errors;
-	unsigned long		last_error;
+	unsigned long		first_error;
 	unsigned int		bytes;
 	u64			queued_ns;
 	u64			ahead;
