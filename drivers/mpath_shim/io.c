@@ -417,9 +417,14 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 
 /*
  * @io failed with a path error, @status: has it had its share?  Two per
- * lunpath within three probe intervals (an I/O that fails on every path
- * while the paths keep answering the probe would otherwise go round for
- * ever, and the host queue being FIFO, hold up the LUN).  A device being
+ * lunpath that may carry it (in the LUN's map, or failed: it comes back by
+ * itself) at its first, within three probe intervals of that first (an I/O
+ * that fails on every path while the paths keep answering the probe would
+ * otherwise go round for ever, and the host queue being FIFO, hold up the
+ * LUN).  Not two per lunpath of the LUN: one disabled, unattached or of a
+ * standby port fails no I/O, and with one of three usable an I/O failed
+ * once per probe tick, never six times in three, and went round for ever.
+ * A device being
  * removed refuses I/O with BLK_STS_OFFLINE (SDEV_CANCEL) and the probe too,
  * and never comes back, so such a failure cannot go round and does not
  * count: while a host's devices are being removed their lunpaths fail I/O
@@ -429,16 +434,17 @@ static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io,
 				     blk_status_t status)
 {
 	unsigned long window = 3UL * READ_ONCE(mpath_path_probe_interval) * HZ;
-	unsigned int tries = MPATH_IO_TRIES_PER_PATH *
-			     max(READ_ONCE(lun->nr_paths), 1U);
 
 	if (status == BLK_STS_OFFLINE)
 		return false;
 	if (!io->path_errors || time_after(jiffies, io->first_error + window)) {
 		io->first_error = jiffies;
 		io->path_errors = 0;
+		io->path_tries = MPATH_IO_TRIES_PER_PATH *
+				 clamp(READ_ONCE(lun->nr_io_paths), 1U,
+				       (unsigned int)U16_MAX / 2);
 	}
-	if (++io->path_errors < tries)
+	if (++io->path_errors < io->path_tries)
 		return false;
 	atomic_long_inc(&lun->io_tries_exhausted);
 	pr_warn_ratelimited("mpath%d: an I/O failed on every path %u times: ending it with an error\n",
