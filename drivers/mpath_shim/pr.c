@@ -224,7 +224,8 @@ static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 	unsigned int n = 0;
 
 	mutex_lock(&mpath_shim.lock);
-	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
+	/* No I/O from reclaim under the lock the path map is built under. */
+	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_NOIO);
 	if (paths) {
 		list_for_each_entry(path, &lun->paths, lun_node)
 			if (mpath_path_usable(path) &&
@@ -479,20 +480,30 @@ static int mpath_pr_do_release(struct block_device *bdev,
 }
 
 /*
- * A RELEASE with @key went down every active lunpath of @lun: does a
- * reservation with @key still hold the LU?  Then the holder's nexus is
- * behind a lunpath it did not reach (failed, disabled, unattached), which
- * the caller is told (-EIO): the reservation stays until it is released
- * there.  0 if not, or if no lunpath's LU answers.
+ * A RELEASE with @key went down every active lunpath of @lun that has its
+ * key.  If it missed one (failed, disabled, unattached, not joined yet),
+ * does a reservation with @key still hold the LU?  Then the holder's nexus
+ * may be behind it, which the caller is told (-EIO): the reservation stays
+ * until it is released there.  0 if it missed none (the holder is another
+ * initiator's nexus, with the same key), if the LU says the reservation
+ * went, or if no lunpath's LU answers.
  */
 static int mpath_pr_release_check(struct mpath_lun *lun, u64 key)
 {
-	struct mpath_path **paths;
+	struct mpath_path **paths, *path;
+	bool missed = false;
 	unsigned int n, i;
 	int ret = -EIO;
 
 	lockdep_assert_held(&lun->pr_lock);
 
+	mutex_lock(&mpath_shim.lock);
+	list_for_each_entry(path, &lun->paths, lun_node)
+		missed |= !mpath_path_usable(path) ||
+			  test_bit(MPATH_PATH_PR_STALE, &path->flags);
+	mutex_unlock(&mpath_shim.lock);
+	if (!missed)
+		return 0;
 	n = mpath_pr_active_paths(lun, &paths, false);
 	for (i = 0; i < n; i++) {
 		if (ret < 0)
@@ -560,7 +571,8 @@ static int mpath_pr_isolate(struct mpath_lun *lun, struct mpath_path *keep,
 	lockdep_assert_held(&lun->pr_lock);
 
 	mutex_lock(&mpath_shim.lock);
-	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_KERNEL);
+	/* No I/O from reclaim under the lock the path map is built under. */
+	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_NOIO);
 	if (!paths) {
 		mutex_unlock(&mpath_shim.lock);
 		return -ENOMEM;
