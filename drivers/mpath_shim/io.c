@@ -417,14 +417,15 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 
 /*
  * @io failed with a path error, @status: has it had its share?  Two per
- * lunpath that may carry it (in the LUN's map, or failed: it comes back by
- * itself) at its first, within three probe intervals of that first (an I/O
- * that fails on every path while the paths keep answering the probe would
- * otherwise go round for ever, and the host queue being FIFO, hold up the
- * LUN).  Not two per lunpath of the LUN: one disabled, unattached or of a
- * standby port fails no I/O, and with one of three usable an I/O failed
- * once per probe tick, never six times in three, and went round for ever.
- * A device being
+ * lunpath in service at its first (active, whatever its port's access
+ * state, or failed: back by itself), within three probe intervals of that
+ * first (an I/O that fails on every path while the paths keep answering the
+ * probe would otherwise go round for ever, and the host queue being FIFO,
+ * hold up the LUN).  Not two per lunpath of the LUN: a disabled or
+ * unattached one fails no I/O, and with one of three in service an I/O
+ * failed once per probe tick, never six times in three, and went round for
+ * ever.  Nor two per lunpath in the map: a non-optimized group's lunpaths
+ * take over when the optimized group is lost.  A device being
  * removed refuses I/O with BLK_STS_OFFLINE (SDEV_CANCEL) and the probe too,
  * and never comes back, so such a failure cannot go round and does not
  * count: while a host's devices are being removed their lunpaths fail I/O

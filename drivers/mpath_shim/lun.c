@@ -372,7 +372,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	struct mpath_path_map *map, *old;
 	struct mpath_selector *sel;
 	struct mpath_path **paths, *path;
-	unsigned int nr = 0, failed = 0;
+	unsigned int nr = 0, in_service = 0;
 	int best = INT_MAX, rank;
 	bool pinned, lost;
 
@@ -393,8 +393,8 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	paths = kmalloc_array(lun->nr_paths, sizeof(*paths),
 			      GFP_NOIO | __GFP_NOFAIL);
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (mpath_path_state_failed(path->state))
-			failed++;
+		if (mpath_path_state_in_service(path->state))
+			in_service++;
 		rank = mpath_path_rank(path);
 		if (!mpath_path_serves_io(path) || (!pinned && rank > best))
 			continue;
@@ -407,7 +407,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	map = mpath_path_map_build(paths, nr, lun->preferred, sel->policy,
 				   GFP_NOIO | __GFP_NOFAIL);
 	kfree(paths);
-	WRITE_ONCE(lun->nr_io_paths, map->nr + failed);
+	WRITE_ONCE(lun->nr_io_paths, in_service);
 	old = rcu_replace_pointer(lun->map, map,
 				  lockdep_is_held(&mpath_shim.lock));
 	if (old)

@@ -72,9 +72,10 @@ bool mpath_path_set_state(struct mpath_path *path, enum mpath_path_state new)
 	if (path->bdev && mpath_path_state_holds_disk(old) &&
 	    !mpath_path_state_holds_disk(new))
 		percpu_ref_kill(&path->ref);
-	/* The map, and the count of lunpaths that may carry I/O with it. */
+	/* The map, and the count of lunpaths in service with it. */
 	if ((old == MPATH_PATH_ACTIVE) != (new == MPATH_PATH_ACTIVE) ||
-	    mpath_path_state_failed(old) != mpath_path_state_failed(new))
+	    mpath_path_state_in_service(old) !=
+	    mpath_path_state_in_service(new))
 		mpath_lun_publish_map(path->lun);
 	return true;
 }

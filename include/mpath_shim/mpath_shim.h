@@ -125,10 +125,15 @@ enum {
 bool mpath_path_state_next(enum mpath_path_state old,
 			   enum mpath_path_state new);
 
-/* Failed, or held out: probed, and back by itself once it answers. */
-static inline bool mpath_path_state_failed(enum mpath_path_state state)
+/*
+ * In service: active (whatever its port's access state), or failed or held
+ * out, and back by itself once it answers.  Not disabled, unattached,
+ * detaching or of another LU.
+ */
+static inline bool mpath_path_state_in_service(enum mpath_path_state state)
 {
-	return state == MPATH_PATH_FAILED || state == MPATH_PATH_HELD;
+	return state == MPATH_PATH_ACTIVE || state == MPATH_PATH_FAILED ||
+	       state == MPATH_PATH_HELD;
 }
 bool mpath_path_state_holds_disk(enum mpath_path_state state);
 const char *mpath_path_state_name(enum mpath_path_state state);
@@ -241,9 +246,9 @@ enum mpath_lun_state {
  * @node:	entry in mpath_shim.luns, under mpath_shim.lock
  * @paths:	its lunpaths (mpath_path.lun_node), under mpath_shim.lock
  * @nr_paths:	length of @paths, under mpath_shim.lock
- * @nr_io_paths: lunpaths in the map and failed ones, which come back by
- *		themselves (an I/O's share of path errors); set with the map,
- *		under mpath_shim.lock, read without
+ * @nr_io_paths: lunpaths in service (mpath_path_state_in_service(): an
+ *		I/O's share of path errors); set with the map, under
+ *		mpath_shim.lock, read without
  * @name:	its name (N of mpathN, alias), kept while the module is loaded
  * @wwid:	the VPD page 0x83 LU designator, as scsi_vpd_lun_id() formats it
  * @map:	usable lunpaths, RCU; written under mpath_shim.lock
@@ -558,8 +563,8 @@ struct mpath_path {
  * @spent:	the clone was submitted once; it is made new again from
  *		@orig before it is sent again
  * @path_errors: path errors it had since @first_error
- * @path_tries: path errors it may have in the window: two per lunpath of
- *		the LUN's nr_io_paths at @first_error
+ * @path_tries: path errors it may have in the window: two per lunpath in
+ *		service (the LUN's nr_io_paths) at @first_error
  * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
  * @gen:	the generation of path->inflight it joined
