@@ -417,8 +417,9 @@ static void mpath_account(struct mpath_path *path, struct mpath_lun *lun,
 
 /*
  * @io failed with a path error, @status: has it had its share?  Two per
- * lunpath in service at its first (active, whatever its port's access
- * state, or failed: back by itself), within three probe intervals of that
+ * lunpath in service (active, whatever its port's access state, or failed:
+ * back by itself; lun->nr_io_paths, read at each error, since failing does
+ * not take a lunpath out of service), within three probe intervals of its
  * first (an I/O that fails on every path while the paths keep answering the
  * probe would otherwise go round for ever, and the host queue being FIFO,
  * hold up the LUN).  Not two per lunpath of the LUN: a disabled or
@@ -435,17 +436,17 @@ static bool mpath_io_tries_exhausted(struct mpath_lun *lun, struct mpath_io *io,
 				     blk_status_t status)
 {
 	unsigned long window = 3UL * READ_ONCE(mpath_path_probe_interval) * HZ;
+	unsigned int tries;
 
 	if (status == BLK_STS_OFFLINE)
 		return false;
 	if (!io->path_errors || time_after(jiffies, io->first_error + window)) {
 		io->first_error = jiffies;
 		io->path_errors = 0;
-		io->path_tries = MPATH_IO_TRIES_PER_PATH *
-				 clamp(READ_ONCE(lun->nr_io_paths), 1U,
-				       (unsigned int)U16_MAX / 2);
 	}
-	if (++io->path_errors < io->path_tries)
+	tries = MPATH_IO_TRIES_PER_PATH *
+		clamp(READ_ONCE(lun->nr_io_paths), 1U, (unsigned int)U16_MAX / 2);
+	if (++io->path_errors < tries)
 		return false;
 	atomic_long_inc(&lun->io_tries_exhausted);
 	pr_warn_ratelimited("mpath%d: an I/O failed on every path %u times: ending it with an error\n",

@@ -563,8 +563,6 @@ struct mpath_path {
  * @spent:	the clone was submitted once; it is made new again from
  *		@orig before it is sent again
  * @path_errors: path errors it had since @first_error
- * @path_tries: path errors it may have in the window: two per lunpath in
- *		service (the LUN's nr_io_paths) at @first_error
  * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
  * @gen:	the generation of path->inflight it joined
@@ -584,7 +582,6 @@ struct mpath_io {
 	bool			counted;
 	u8			gen;
 	u16			path_errors;
-	u16			path_tries;
 	unsigned long		first_error;
 	unsigned int		bytes;
 	u64			queued_ns;
