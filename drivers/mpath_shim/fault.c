@@ -13,6 +13,8 @@
  *   fail_limits	the commit of /dev/mpathN's new queue limits, as if
  *			the block layer refused them (-EINVAL): the queue
  *			keeps the limits it had
+ *   fail_pr_answer	the answer of a REGISTER the LU carried out on one
+ *			nexus, as if the transport lost it (a path error)
  *
  * Without that option the points are constant false (mpath_shim.h).
  */
@@ -27,17 +29,20 @@
 static DECLARE_FAULT_ATTR(mpath_fail_path_add);
 static DECLARE_FAULT_ATTR(mpath_fail_disk_add);
 static DECLARE_FAULT_ATTR(mpath_fail_limits);
+static DECLARE_FAULT_ATTR(mpath_fail_pr_answer);
 
 static struct fault_attr *const mpath_faults[MPATH_FAULT_NR] = {
 	[MPATH_FAULT_PATH_ADD]	= &mpath_fail_path_add,
 	[MPATH_FAULT_DISK_ADD]	= &mpath_fail_disk_add,
 	[MPATH_FAULT_LIMITS]	= &mpath_fail_limits,
+	[MPATH_FAULT_PR_ANSWER]	= &mpath_fail_pr_answer,
 };
 
 static const char *const mpath_fault_names[MPATH_FAULT_NR] = {
 	[MPATH_FAULT_PATH_ADD]	= "fail_path_add",
 	[MPATH_FAULT_DISK_ADD]	= "fail_disk_add",
 	[MPATH_FAULT_LIMITS]	= "fail_limits",
+	[MPATH_FAULT_PR_ANSWER]	= "fail_pr_answer",
 };
 
 bool mpath_should_fail(enum mpath_fault fault)

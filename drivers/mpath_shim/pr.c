@@ -39,6 +39,13 @@
  * (fenced) is forgotten, never registered again by the kernel.  A lunpath
  * whose registration fails stays failed, and the probe tries again.
  *
+ * A REGISTER whose every answer is a path error may have been carried out
+ * by the LU on every nexus, some or none: it returns EIO, the LUN keeps its
+ * key and remembers the new one (pr_tried), and every lunpath joins before
+ * its next I/O.  The first join asks READ KEYS which key holds: the new one
+ * if it is on every nexus it went to, else the old one (mpath_pr_settled_key()),
+ * and the joins put every nexus on it.
+ *
  * pr_lock serialises the LUN's reservation commands with that join and is
  * held across the join's move to ACTIVE: a REGISTER either finds the
  * lunpath active or the lunpath finds the new key.  Order: pr_lock, then
@@ -58,6 +65,7 @@
 #include <scsi/scsi_status.h>
 
 #include <mpath_shim/mpath_shim.h>
+#include <mpath_shim/prkeys.h>
 
 /* READ KEYS: 8 header bytes and up to 1023 keys. */
 #define MPATH_PR_KEYS_LEN	8192
@@ -155,32 +163,38 @@ static int mpath_pr_in(struct scsi_device *sdev, u8 sa, u8 *buf, u16 len)
 }
 
 /*
- * Is @key registered on the LU?  READ KEYS through @sdev: 1 yes, 0 no, or a
- * negative errno when the LU did not answer.
+ * On how many nexuses are @key and @tried registered?  READ KEYS through
+ * @sdev: 0, or a negative errno when the LU did not answer.
  */
-static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
+static int mpath_pr_keys_seen(struct scsi_device *sdev, u64 key, u64 tried,
+			      unsigned int *nkey, unsigned int *ntried)
 {
 	int ret;
-	u32 len, i;
 	u8 *buf;
 
 	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	ret = mpath_pr_in(sdev, 0 /* READ KEYS */, buf, MPATH_PR_KEYS_LEN);
-	if (ret)
-		goto out;
-	len = min_t(u32, get_unaligned_be32(&buf[4]), MPATH_PR_KEYS_LEN - 8);
-	ret = 0;
-	for (i = 0; i + 8 <= len; i += 8) {
-		if (get_unaligned_be64(&buf[8 + i]) == key) {
-			ret = 1;
-			break;
-		}
+	if (!ret) {
+		*nkey = mpath_pr_keys_count(buf, MPATH_PR_KEYS_LEN, key);
+		*ntried = mpath_pr_keys_count(buf, MPATH_PR_KEYS_LEN, tried);
 	}
-out:
 	kfree(buf);
 	return ret;
+}
+
+/*
+ * Is @key registered on the LU?  READ KEYS through @sdev: 1 yes, 0 no, or a
+ * negative errno when the LU did not answer.
+ */
+static int mpath_pr_key_registered(struct scsi_device *sdev, u64 key)
+{
+	unsigned int n, unused;
+	int ret;
+
+	ret = mpath_pr_keys_seen(sdev, key, key, &n, &unused);
+	return ret ?: n > 0;
 }
 
 /*
@@ -329,6 +343,26 @@ static void mpath_pr_mark_unknown(struct mpath_lun *lun,
 	mutex_unlock(&mpath_shim.lock);
 }
 
+/* The I_T nexuses (H:C:T) of the lunpaths of @paths in @set. */
+static unsigned int mpath_pr_nexuses(struct mpath_path **paths, unsigned int n,
+				     const unsigned long *set)
+{
+	struct scsi_device *a, *b;
+	unsigned int i, j, nr = 0;
+
+	for_each_set_bit(i, set, n) {
+		a = paths[i]->sdev;
+		for_each_set_bit(j, set, i) {
+			b = paths[j]->sdev;
+			if (a->host == b->host && a->channel == b->channel &&
+			    a->id == b->id)
+				break;
+		}
+		nr += j >= i;
+	}
+	return nr;
+}
+
 /*
  * A REGISTER (@c) done on the lunpaths of @paths in @ok was refused on
  * another: put them back.  Each lunpath whose registration is not known
@@ -384,6 +418,9 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 	}
 	for (i = 0; i < n; i++) {
 		err = mpath_pr_call(c->fn, paths[i]->bdev, c);
+		if (!err && c->registers &&
+		    mpath_should_fail(MPATH_FAULT_PR_ANSWER))
+			err = DID_TRANSPORT_DISRUPTED << 16;
 		if (!err) {
 			set_bit(i, ok);
 			done++;
@@ -400,9 +437,15 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 		mpath_pr_undo(lun, c, paths, n, ok, perr);
 	} else if (!ret && !done) {
 		ret = -EIO;	/* no active path, or each one failed */
-		/* Failed after the LU took it, maybe: nothing is undone. */
-		if (c->registers)
-			mpath_pr_mark_unknown(lun, paths, n, perr);
+		/*
+		 * Failed after the LU took it, maybe: nothing is undone, and
+		 * every lunpath joins on the key the first join finds holds.
+		 */
+		if (c->registers && !bitmap_empty(perr, n)) {
+			lun->pr_tried = c->sa_key;
+			lun->pr_tried_nexuses = mpath_pr_nexuses(paths, n, perr);
+			mpath_pr_mark_missed(lun, paths, n, ok);
+		}
 	}
 	/* Unless it was undone (nothing changed), the others join later. */
 	if (c->registers && !(c->undo && ret))
@@ -448,8 +491,10 @@ static int mpath_pr_register(struct block_device *bdev, u64 old_key,
 
 	mutex_lock(&lun->pr_lock);
 	ret = mpath_pr_all(lun, &c);
-	if (!ret)
+	if (!ret) {
 		WRITE_ONCE(lun->pr_key, new_key);
+		lun->pr_tried_nexuses = 0;
+	}
 	mutex_unlock(&lun->pr_lock);
 	return ret;
 }
@@ -724,8 +769,10 @@ static int mpath_pr_clear(struct block_device *bdev, u64 key)
 	mutex_lock(&lun->pr_lock);
 	ret = mpath_pr_one(lun, &c, true);
 	/* Every registration is gone, ours too. */
-	if (!ret)
+	if (!ret) {
 		WRITE_ONCE(lun->pr_key, 0);
+		lun->pr_tried_nexuses = 0;
+	}
 	mutex_unlock(&lun->pr_lock);
 	return ret;
 }
@@ -789,6 +836,34 @@ bool mpath_pr_join_due(const struct mpath_path *path)
 }
 
 /*
+ * A REGISTER whose answers were all lost is pending (pr_tried_nexuses):
+ * READ KEYS through @path says which key the LUN holds now.  0, or a
+ * negative errno when the LU did not answer (still pending).
+ */
+static int mpath_pr_settle(struct mpath_lun *lun, struct mpath_path *path)
+{
+	unsigned int nkey = 0, ntried = 0;
+	u64 key;
+	int ret;
+
+	lockdep_assert_held(&lun->pr_lock);
+
+	ret = mpath_pr_keys_seen(path->sdev, lun->pr_key, lun->pr_tried,
+				 &nkey, &ntried);
+	if (ret)
+		return ret;
+	key = mpath_pr_settled_key(lun->pr_key, nkey, lun->pr_tried, ntried,
+				   lun->pr_tried_nexuses);
+	if (key != lun->pr_key) {
+		pr_info("mpath%d: the REGISTER of key 0x%llx whose answers were lost was carried out on every nexus: the LUN's key is 0x%llx\n",
+			lun->name->index, lun->pr_tried, key);
+		WRITE_ONCE(lun->pr_key, key);
+	}
+	lun->pr_tried_nexuses = 0;
+	return 0;
+}
+
+/*
  * @path, whose disk @bdev is open, is about to carry I/O: register the
  * LUN's key on its nexus, or, if the LUN unregistered while the nexus
  * missed it, drop the old key there.  A port that refuses reservation
@@ -799,9 +874,7 @@ bool mpath_pr_join_due(const struct mpath_path *path)
 int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 {
 	struct mpath_lun *lun = path->lun;
-	struct mpath_pr_cmd c = {
-		.key = 0, .sa_key = lun->pr_key, .flags = PR_FL_IGNORE_KEY,
-	};
+	struct mpath_pr_cmd c = { .flags = PR_FL_IGNORE_KEY };
 	int ret;
 
 	lockdep_assert_held(&lun->pr_lock);
@@ -810,12 +883,19 @@ int mpath_pr_join(struct mpath_path *path, struct block_device *bdev)
 		clear_bit(MPATH_PATH_PR_STALE, &path->flags);
 		return 0;
 	}
-	if (!lun->pr_key && !test_bit(MPATH_PATH_PR_STALE, &path->flags))
+	if (!lun->pr_key && !lun->pr_tried_nexuses &&
+	    !test_bit(MPATH_PATH_PR_STALE, &path->flags))
 		return 0;
 	if (!mpath_pr_port_ok(path)) {
 		set_bit(MPATH_PATH_PR_STALE, &path->flags);
 		return 0;
 	}
+	if (lun->pr_tried_nexuses) {
+		ret = mpath_pr_settle(lun, path);
+		if (ret)
+			goto fail;
+	}
+	c.sa_key = lun->pr_key;
 	if (!lun->pr_key) {
 		/* REGISTER AND IGNORE EXISTING KEY with 0: unregistered. */
 		ret = mpath_pr_call(mpath_pr_do_register, bdev, &c);

@@ -321,6 +321,10 @@ enum mpath_lun_state {
  *		joining lunpath, held across its move to ACTIVE (pr.c)
  * @pr_key:	the key registered through /dev/mpathN, 0 for none; written
  *		under @pr_lock, read locklessly by sysfs
+ * @pr_tried:	the new key of a REGISTER whose every answer was a path
+ *		error (the LU may have carried it out), until a joining
+ *		lunpath has asked READ KEYS which key holds (pr.c)
+ * @pr_tried_nexuses: the I_T nexuses it went to; 0: none pending
  * @max_q_depth: depth for this LUN's lunpaths, 0 for none; under
  *		mpath_shim.lock
  * @rtpg_seq:	REPORT TARGET PORT GROUPS sent for this LUN; under
@@ -401,6 +405,8 @@ struct mpath_lun {
 	atomic_long_t		ioctl_failovers;
 	struct mutex		pr_lock;
 	u64			pr_key;		/* under pr_lock */
+	u64			pr_tried;	/* under pr_lock */
+	unsigned int		pr_tried_nexuses; /* under pr_lock */
 	unsigned int		max_q_depth;
 	u8			tpgs;		/* under mpath_shim.lock */
 	u64			rtpg_seq;	/* under mpath_shim.lock */
@@ -858,6 +864,7 @@ enum mpath_fault {
 	MPATH_FAULT_PATH_ADD,
 	MPATH_FAULT_DISK_ADD,
 	MPATH_FAULT_LIMITS,
+	MPATH_FAULT_PR_ANSWER,
 	MPATH_FAULT_NR,
 };
 
