@@ -278,9 +278,9 @@ static int mpath_alua_rtpg(struct mpath_path *path)
 		ret = -ENOMEM;
 		goto out;
 	}
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	seq = ++lun->rtpg_seq;
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	ret = mpath_rtpg_read(path, &buf, &len);
 	mpath_rtpg_keep(lun, path, buf, len, ret);
@@ -296,7 +296,7 @@ static int mpath_alua_rtpg(struct mpath_path *path)
 		goto out;
 	}
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (seq > lun->rtpg_applied) {
 		lun->rtpg_applied = seq;
 		list_for_each_entry(p, &lun->paths, lun_node) {
@@ -311,7 +311,7 @@ static int mpath_alua_rtpg(struct mpath_path *path)
 		if (republish)
 			mpath_lun_publish_map(lun);
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 out:
 	kfree(rtpg);
 	kfree(buf);
@@ -337,10 +337,10 @@ static int mpath_alua_dh(struct mpath_path *path)
 	sense = ret > 0 ? mpath_alua_sense(&sshdr) : MPATH_ALUA_SENSE_NONE;
 	if (sense >= MPATH_ALUA_SENSE_TRANSITIONING)
 		state = mpath_alua_sense_state(sense);
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (mpath_path_set_access(path, state))
 		mpath_lun_publish_map(path->lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return 0;
 }
 
@@ -370,10 +370,10 @@ int mpath_alua_refresh_sense(struct mpath_path *path,
 	int ret = mpath_alua_refresh(path);
 
 	if (ret && sense >= MPATH_ALUA_SENSE_TRANSITIONING) {
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		if (mpath_path_set_access(path, mpath_alua_sense_state(sense)))
 			mpath_lun_publish_map(path->lun);
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 	}
 	return ret;
 }
@@ -458,10 +458,10 @@ void mpath_alua_failover_work(struct work_struct *work)
 	bool ok;
 	int ret;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	path = mpath_lun_has_path(lun) ? NULL : mpath_standby_path(lun);
 	ok = path && percpu_ref_tryget_live(&path->ref);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (!ok)
 		return;
 	if (mpath_dh_alua(path->sdev))

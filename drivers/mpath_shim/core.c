@@ -55,7 +55,10 @@
  * Locking
  * -------
  * mpath_shim.lock (a mutex) serialises topology: the LUN and HBA lists, the
- * lunpaths of each LUN and the nr_paths counts.  It is taken in the class
+ * lunpaths of each LUN and the nr_paths counts.  Held I/O waits for it (a
+ * lunpath returns under it), so it is taken with mpath_lock(), which puts
+ * its holder in a memalloc_noio scope: nothing allocated under it reclaims
+ * through I/O.  It is taken in the class
  * interface callbacks, which the driver core calls with the SCSI class mutex
  * held, so mpath_shim.lock nests inside it and must never be held while
  * calling into the driver core in a way that takes the class mutex.
@@ -177,10 +180,10 @@ static int mpath_probe_interval_set(const char *val,
 	if (ret || when || mpath_path_probe_interval >= old)
 		return ret;
 	/* Shorter: each LUN's next round is due now, not at the old end. */
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(lun, &mpath_shim.luns, node)
 		mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return 0;
 }
 
@@ -209,9 +212,9 @@ static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	WRITE_ONCE(mpath_max_q_depth, n);
 	if (!ret) {
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		mpath_apply_to_paths(mpath_path_apply_depth);
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 	}
 	return 0;
 }
@@ -278,9 +281,9 @@ static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 		mpath_bindings_at_load = copy;
 		return 0;
 	}
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	ret = mpath_names_bind(&mpath_shim.names, copy);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	kfree(copy);
 	return ret < 0 ? ret : 0;
 }
@@ -378,9 +381,9 @@ static int mpath_io_timeout_set(const char *val, const struct kernel_param *kp)
 	ret = mpath_uint_range_set(val, kp, 0, MPATH_MAX_IO_TIMEOUT);
 	if (ret || when)
 		return ret;
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	mpath_apply_to_paths(mpath_path_apply_timeout);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return 0;
 }
 
@@ -426,10 +429,10 @@ static int __init mpath_params_go_live(void)
 
 	kernel_param_lock(THIS_MODULE);
 	if (mpath_bindings_at_load) {
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		ret = mpath_names_bind(&mpath_shim.names,
 				       mpath_bindings_at_load);
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		kfree(mpath_bindings_at_load);
 		mpath_bindings_at_load = NULL;
 	}

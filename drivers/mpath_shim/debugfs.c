@@ -51,7 +51,7 @@ static int paths_show(struct seq_file *m, void *v)
 	struct mpath_lun *lun = m->private;
 	struct mpath_path *path;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	seq_puts(m, "# hctl state access inflight depth active_bytes cost_ns_per_kib\n");
 	list_for_each_entry(path, &lun->paths, lun_node)
 		seq_printf(m, "%s %s %s %u %u %lld %llu\n", path->hctl,
@@ -60,7 +60,7 @@ static int paths_show(struct seq_file *m, void *v)
 			   mpath_path_inflight(path), path->depth,
 			   (long long)atomic64_read(&path->active_bytes),
 			   READ_ONCE(path->cost));
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(paths);
@@ -71,7 +71,7 @@ static int selector_show(struct seq_file *m, void *v)
 	struct mpath_selector *sel;
 	int cpu;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	sel = rcu_dereference_protected(lun->sel,
 					lockdep_is_held(&mpath_shim.lock));
 	seq_printf(m, "policy %s\n", sel->policy->name);
@@ -80,7 +80,7 @@ static int selector_show(struct seq_file *m, void *v)
 		for_each_possible_cpu(cpu)
 			seq_printf(m, "cpu%d cursor %u\n", cpu,
 				   *(unsigned int *)per_cpu_ptr(sel->pcpu, cpu));
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(selector);

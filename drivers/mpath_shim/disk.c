@@ -174,14 +174,14 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 
 	mutex_lock(&lun->limits_lock);
 	/* A path's disk stays open while it is set, under the lock. */
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		if (path->bdev) {
 			mpath_limits_stack(&l, path->bdev, name);
 			n++;
 		}
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (extra) {
 		mpath_limits_stack(&l, extra, name);
 		n++;
@@ -269,11 +269,11 @@ void mpath_disk_follow_capacity(struct mpath_lun *lun)
 	struct mpath_path *path;
 	sector_t size = 0;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(path, &lun->paths, lun_node)
 		if (path->bdev && (!size || bdev_nr_sectors(path->bdev) < size))
 			size = bdev_nr_sectors(path->bdev);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (size && lun->disk_added && size != get_capacity(lun->disk)) {
 		pr_info("mpath%d: capacity %llu -> %llu sectors\n", lun->name->index,
 			(unsigned long long)get_capacity(lun->disk),

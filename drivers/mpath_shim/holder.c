@@ -137,14 +137,14 @@ void mpath_holder_work(struct work_struct *work)
 	int ret;
 
 	for (;;) {
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		h = list_first_entry_or_null(&lun->holder_ops,
 					     struct mpath_holder, node);
 		if (h) {
 			list_del_init(&h->node);
 			op = h->op;
 		}
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		if (!h)
 			return;
 

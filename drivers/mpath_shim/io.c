@@ -716,7 +716,7 @@ void mpath_nopath_work(struct work_struct *work)
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, nopath_work);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	/*
 	 * While this instance waited for the lock, the wait may have been
 	 * restarted (a new no_path_timeout, the last path lost again after
@@ -726,14 +726,14 @@ void mpath_nopath_work(struct work_struct *work)
 	    time_before(jiffies, lun->nopath_deadline) ||
 	    mpath_lun_has_path(lun) ||
 	    !mpath_lun_set_state(lun, MPATH_LUN_EXPIRED)) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	if (!lun->nr_paths)
 		mpath_lun_queue_remove(lun);
 	/* Kick rather than fail all: I/O waiting for a tag stays. */
 	mpath_kick_requeue(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	pr_warn("mpath%d: no usable path for %d s: failing I/O\n", lun->name->index,
 		READ_ONCE(lun->no_path_timeout));

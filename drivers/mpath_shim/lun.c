@@ -150,7 +150,7 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid)
 	struct mpath_lun *lun, *found = NULL;
 	int ret = 0;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
 		if (!strcmp(lun->wwid, wwid)) {
 			found = lun;
@@ -158,7 +158,7 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid)
 			break;
 		}
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (!found)
 		return NULL;
 	/*
@@ -170,12 +170,12 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid)
 		kobject_put(&found->kobj);
 		return ERR_PTR(-EBUSY);
 	}
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (disk_openers(found->disk))
 		ret = -EBUSY;
 	else
 		found->releasing = true;
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	mutex_unlock(&found->disk->open_mutex);
 	if (ret) {
 		kobject_put(&found->kobj);
@@ -190,14 +190,14 @@ bool mpath_lun_present(const char *wwid)
 	struct mpath_lun *lun;
 	bool found = false;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
 		if (!strcmp(lun->wwid, wwid) && lun->state != MPATH_LUN_DYING) {
 			found = true;
 			break;
 		}
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return found;
 }
 
@@ -297,11 +297,11 @@ int mpath_set_qd_rules(const char *buf)
 		return -ENOMEM;
 	nr = mpath_qd_parse_rules(buf, rules, MPATH_QD_RULES_MAX);
 	if (nr >= 0) {
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		memcpy(mpath_qd_rules, rules, sizeof(*rules) * nr);
 		mpath_qd_nr_rules = nr;
 		mpath_apply_to_paths(mpath_path_apply_depth);
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 	}
 	kfree(rules);
 	return nr < 0 ? nr : 0;
@@ -312,13 +312,13 @@ ssize_t mpath_show_qd_rules(char *buf)
 	ssize_t len = 0;
 	unsigned int i;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	for (i = 0; i < mpath_qd_nr_rules; i++)
 		len += scnprintf(buf + len, PAGE_SIZE - len, "%s%s:%s=%u",
 				 i ? "," : "", mpath_qd_rules[i].vendor,
 				 mpath_qd_rules[i].product,
 				 mpath_qd_rules[i].depth);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	len += scnprintf(buf + len, PAGE_SIZE - len, "\n");
 	return len;
 }
@@ -525,12 +525,12 @@ void mpath_lun_map_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(work, struct mpath_lun, map_work);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (lun->state != MPATH_LUN_DYING) {
 		mpath_lun_fail_paths(lun);
 		mpath_lun_publish_map(lun);
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }
 
 /* Tear down a LUN without lunpaths; on mpath_wq. */
@@ -540,11 +540,11 @@ void mpath_lun_remove_work(struct work_struct *work)
 					     remove_work);
 	struct mpath_path_map *map;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	lun->remove_queued = false;
 	/* A lunpath came back in time, or it is going already. */
 	if (lun->nr_paths || !mpath_lun_set_state(lun, MPATH_LUN_DYING)) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	list_del(&lun->node);
@@ -557,7 +557,7 @@ void mpath_lun_remove_work(struct work_struct *work)
 		sysfs_remove_link(&lun->kobj, "disk");
 	kobject_put(lun->paths_kobj);
 	kobject_del(&lun->kobj);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	pr_info("mpath%d: removed\n", lun->name->index);
 	/* Held I/O (the partition scan's too) fails from here on. */
@@ -593,17 +593,17 @@ void mpath_lun_exit(void)
 
 	/* LUNs still waiting for a path stop waiting. */
 	flush_workqueue(mpath_wq);
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
 		mpath_lun_set_state(lun, MPATH_LUN_EXPIRED);
 		mpath_lun_queue_remove(lun);
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	flush_workqueue(mpath_wq);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	WARN_ON(!list_empty(&mpath_shim.luns));
 	WARN_ON(!list_empty(&mpath_shim.hbas));
 	mpath_names_destroy(&mpath_shim.names);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }

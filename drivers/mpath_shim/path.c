@@ -227,10 +227,10 @@ static void mpath_path_rescan_work(struct work_struct *work)
 		clear_bit(MPATH_PATH_RESCANNED, &path->flags);
 		goto out;
 	}
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (path->state == MPATH_PATH_NEW)
 		queue_work(mpath_wq, &path->attach_work);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 out:
 	kobject_put(&path->kobj);
 }
@@ -256,10 +256,10 @@ void mpath_path_attach_work(struct work_struct *work)
 	bool ok, empty = false;
 	int ret;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	ok = lun->state != MPATH_LUN_DYING &&
 	     mpath_path_set_state(path, MPATH_PATH_ATTACHING);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (!ok)
 		return;
 
@@ -280,12 +280,12 @@ void mpath_path_attach_work(struct work_struct *work)
 	if (ret) {
 		if (bdev_file)
 			bdev_fput(bdev_file);
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		/* A path the administrator disabled meanwhile stays so. */
 		if (path->state == MPATH_PATH_ATTACHING)
 			mpath_path_set_state(path, ret == -ESTALE ?
 					     MPATH_PATH_WRONG_LU : MPATH_PATH_NEW);
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	/* Before any I/O can reach it: its access state is known, */
@@ -297,7 +297,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	/* And its nexus has the LUN's reservation key, if there is one. */
 	mutex_lock(&lun->pr_lock);
 	ret = mpath_pr_join(path, bdev);
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	/*
 	 * Still ours to publish only if nothing but the administrator moved
 	 * the path meanwhile; after an unbind, a removal or an enable that
@@ -306,7 +306,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	if (lun->state == MPATH_LUN_DYING ||
 	    (path->state != MPATH_PATH_ATTACHING &&
 			   path->state != MPATH_PATH_DISABLED)) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		mutex_unlock(&lun->pr_lock);
 		mpath_holder_free(holder);
 		bdev_fput(bdev_file);
@@ -331,7 +331,7 @@ void mpath_path_attach_work(struct work_struct *work)
 	 */
 	if (path->state != MPATH_PATH_ACTIVE)
 		mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	mutex_unlock(&lun->pr_lock);
 
 	if (!lun->disk_added && !lun->disk_add_failed) {
@@ -344,7 +344,7 @@ void mpath_path_attach_work(struct work_struct *work)
 		}
 	}
 	/* Unless a detach took the disk back meanwhile. */
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (path->holder == holder) {
 		if (lun->disk_added)
 			mpath_holder_queue_link(lun, holder);
@@ -352,7 +352,7 @@ void mpath_path_attach_work(struct work_struct *work)
 			    "mpath_shim: %pg is a path of %s\n", bdev,
 			    lun->disk->disk_name);
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }
 
 /*
@@ -367,7 +367,7 @@ static void mpath_path_close(struct mpath_path *path)
 
 	/* A second caller (removal racing an unbind) waits for the first. */
 	mutex_lock(&path->detach_lock);
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	bdev = path->bdev;
 	/*
 	 * Disabled, another LU or released: the disk is no longer a lunpath.
@@ -379,12 +379,12 @@ static void mpath_path_close(struct mpath_path *path)
 	tell_udev = (path->state != MPATH_PATH_DETACHING &&
 		     path->state != MPATH_PATH_REMOVED) ||
 		    test_bit(MPATH_PATH_RELEASED, &path->flags);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (!bdev)
 		goto out;
 	wait_for_completion(&path->drained);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	mpath_path_restore_timeout(path);
 	/* Not here: the unlink may wait for the LUN's openers (holder.c). */
 	mpath_holder_queue_close(path->lun, path->holder, path->bdev_file,
@@ -392,7 +392,7 @@ static void mpath_path_close(struct mpath_path *path)
 	path->holder = NULL;
 	path->bdev_file = NULL;
 	path->bdev = NULL;
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	/* What it imposed goes with it. */
 	mpath_disk_update_limits(path->lun, NULL);
 out:
@@ -442,7 +442,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	snprintf(path->hctl, sizeof(path->hctl), "%u:%u:%u:%llu",
 		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	hba = mpath_hba_join(sdev->host);
 	if (IS_ERR(hba)) {
 		ret = PTR_ERR(hba);
@@ -485,7 +485,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	if (!lun->preferred && !strcmp(lun->preferred_hctl, path->hctl))
 		lun->preferred = path;
 	queue_work(mpath_wq, &path->attach_work);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	kobject_uevent(&path->kobj, KOBJ_ADD);
 	sdev_printk(KERN_INFO, sdev, "mpath_shim: lunpath of mpath%d\n",
@@ -502,7 +502,7 @@ out_lun:
 out_hba:
 	mpath_hba_leave(hba);
 out_unlock:
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 out_put:
 	kobject_put(&path->kobj);
 	return ret;
@@ -513,10 +513,10 @@ void mpath_path_remove(struct scsi_device *sdev)
 	struct mpath_path *path;
 	struct mpath_lun *lun;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	path = mpath_path_find(sdev);
 	if (!path) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	lun = path->lun;
@@ -530,7 +530,7 @@ void mpath_path_remove(struct scsi_device *sdev)
 	kobject_del(&path->kobj);
 	mpath_hba_keep_stats(path);
 	mpath_hba_leave(path->hba);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	cancel_work_sync(&path->attach_work);
 	cancel_work_sync(&path->probe_work);
@@ -544,9 +544,9 @@ void mpath_path_remove(struct scsi_device *sdev)
 		    lun->name->index);
 
 	/* Only now: the LUN may go once its last path has drained. */
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	mpath_lun_leave(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	/* Readers of a map that held the path are gone before it is freed. */
 	synchronize_rcu();
 	kobject_put(&path->kobj);
@@ -560,11 +560,11 @@ void mpath_path_give_back(struct scsi_device *sdev)
 {
 	struct mpath_path *path;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	path = mpath_path_find(sdev);
 	if (path)
 		set_bit(MPATH_PATH_RELEASED, &path->flags);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	mpath_path_remove(sdev);
 }
 
@@ -573,11 +573,11 @@ void mpath_path_bound(struct scsi_device *sdev)
 {
 	struct mpath_path *path;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	path = mpath_path_find(sdev);
 	if (path && path->state == MPATH_PATH_NEW)
 		queue_work(mpath_wq, &path->attach_work);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }
 
 /*
@@ -591,17 +591,17 @@ void mpath_path_unbind(struct scsi_device *sdev)
 	struct mpath_path *path;
 	bool detaching;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	path = mpath_path_find(sdev);
 	if (!path) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	kobject_get(&path->kobj);
 	assign_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags,
 		   path->state == MPATH_PATH_DISABLED);
 	detaching = mpath_path_set_state(path, MPATH_PATH_DETACHING);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	if (detaching) {
 		cancel_work_sync(&path->attach_work);
@@ -619,13 +619,13 @@ void mpath_path_unbound(struct scsi_device *sdev)
 {
 	struct mpath_path *path;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	path = mpath_path_find(sdev);
 	if (path && path->state == MPATH_PATH_DETACHING)
 		mpath_path_set_state(path,
 				     test_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags) ?
 				     MPATH_PATH_DISABLED : MPATH_PATH_NEW);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }
 
 /* Seconds a HELD path has left before it is probed again, else 0. */
@@ -841,14 +841,14 @@ static void mpath_path_probe(struct mpath_path *path)
 	bool ok, reinstate, rejoin, verdict, access;
 	int ret;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	state = path->state;
 	verdict = state == MPATH_PATH_ACTIVE &&
 		  test_bit(MPATH_PATH_ALUA_CHECK, &path->flags);
 	/* The ref keeps the disk open while we probe. */
 	ok = (state == MPATH_PATH_FAILED || state == MPATH_PATH_ACTIVE) &&
 	     percpu_ref_tryget_live(&path->ref);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (!ok)
 		return;
 	/* An SG_IO saw a transport error: does the path still answer? */
@@ -863,14 +863,14 @@ static void mpath_path_probe(struct mpath_path *path)
 		/* An I/O error on an ALUA LU: its access state, or a failure? */
 		access = mpath_alua_verdict(path);
 		percpu_ref_put(&path->ref);
-		mutex_lock(&mpath_shim.lock);
+		mpath_lock();
 		clear_bit(MPATH_PATH_ALUA_CHECK, &path->flags);
 		if (access && test_and_clear_bit(MPATH_PATH_IO_ERR, &path->flags))
 			/* Out of the map by its access state, not failed. */
 			mpath_lun_publish_map(lun);
 		else if (!access && test_bit(MPATH_PATH_IO_ERR, &path->flags))
 			mpath_path_fail(path);
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	/*
@@ -909,9 +909,9 @@ static void mpath_path_probe(struct mpath_path *path)
 	}
 	percpu_ref_put(&path->ref);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (ret == -ESTALE && mpath_path_set_state(path, MPATH_PATH_WRONG_LU)) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		/* Its I/O drains; no more goes there. */
 		mpath_path_close(path);
 		return;
@@ -922,7 +922,7 @@ static void mpath_path_probe(struct mpath_path *path)
 			    lun->name->index);
 	if (rejoin && !ret)
 		mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (reinstate || rejoin)
 		mutex_unlock(&lun->pr_lock);
 }
@@ -944,17 +944,15 @@ void mpath_path_probe_work(struct work_struct *work)
  * not open yet, end the hold-off of held ones, probe failed ones, and
  * follow a capacity change.
  */
-void mpath_probe_work(struct work_struct *work)
+static void mpath_lun_probe(struct mpath_lun *lun)
 {
-	struct mpath_lun *lun = container_of(to_delayed_work(work),
-					     struct mpath_lun, probe_work);
 	unsigned long interval = max(1U, READ_ONCE(mpath_path_probe_interval));
 	struct mpath_path *path;
 	bool fast;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	if (lun->state == MPATH_LUN_DYING) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return;
 	}
 	list_for_each_entry(path, &lun->paths, lun_node) {
@@ -988,10 +986,20 @@ void mpath_probe_work(struct work_struct *work)
 	}
 	/* A port group in transition, or old states: every second. */
 	fast = mpath_lun_probe_fast(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 
 	mpath_disk_follow_capacity(lun);
 	mpath_disk_update_limits(lun, NULL);
 	queue_delayed_work(mpath_health_wq, &lun->probe_work,
 			   fast ? HZ : interval * HZ);
+}
+
+/* Held I/O waits for the probes it queues: as mpath_path_probe_work(). */
+void mpath_probe_work(struct work_struct *work)
+{
+	unsigned int noio = memalloc_noio_save();
+
+	mpath_lun_probe(container_of(to_delayed_work(work), struct mpath_lun,
+				     probe_work));
+	memalloc_noio_restore(noio);
 }

@@ -237,7 +237,7 @@ static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 	struct mpath_path **paths, *path;
 	unsigned int n = 0;
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	/* No I/O from reclaim under the lock the path map is built under. */
 	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_NOIO);
 	if (paths) {
@@ -248,7 +248,7 @@ static unsigned int mpath_pr_active_paths(struct mpath_lun *lun,
 			    percpu_ref_tryget_live(&path->ref))
 				paths[n++] = path;
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	*pathsp = paths;
 	return n;
 }
@@ -269,7 +269,7 @@ static void mpath_pr_mark_missed(struct mpath_lun *lun,
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		for (i = 0; i < n && paths[i] != path; i++)
 			;
@@ -285,7 +285,7 @@ static void mpath_pr_mark_missed(struct mpath_lun *lun,
 	}
 	if (out)
 		mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }
 
 /*
@@ -333,14 +333,14 @@ static void mpath_pr_mark_unknown(struct mpath_lun *lun,
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	for_each_set_bit(i, unknown, n) {
 		set_bit(MPATH_PATH_PR_STALE, &paths[i]->flags);
 		out |= paths[i]->state == MPATH_PATH_ACTIVE;
 	}
 	if (out)
 		mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 }
 
 /* The I_T nexuses (H:C:T) of the lunpaths of @paths in @set. */
@@ -542,11 +542,11 @@ static int mpath_pr_release_check(struct mpath_lun *lun, u64 key)
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	list_for_each_entry(path, &lun->paths, lun_node)
 		missed |= !mpath_path_usable(path) ||
 			  test_bit(MPATH_PATH_PR_STALE, &path->flags);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	if (!missed)
 		return 0;
 	n = mpath_pr_active_paths(lun, &paths, false);
@@ -615,11 +615,11 @@ static int mpath_pr_isolate(struct mpath_lun *lun, struct mpath_path *keep,
 
 	lockdep_assert_held(&lun->pr_lock);
 
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	/* No I/O from reclaim under the lock the path map is built under. */
 	paths = kcalloc(max(lun->nr_paths, 1U), sizeof(*paths), GFP_NOIO);
 	if (!paths) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return -ENOMEM;
 	}
 	list_for_each_entry(path, &lun->paths, lun_node) {
@@ -630,7 +630,7 @@ static int mpath_pr_isolate(struct mpath_lun *lun, struct mpath_path *keep,
 			paths[n++] = path;
 	}
 	mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	*pathsp = paths;
 	*np = n;
 
@@ -668,9 +668,9 @@ static void mpath_pr_rejoin(struct mpath_lun *lun, struct mpath_path **paths,
 	for (i = 0; i < n; i++)
 		if (mpath_path_usable(paths[i]))
 			mpath_pr_join(paths[i], paths[i]->bdev);
-	mutex_lock(&mpath_shim.lock);
+	mpath_lock();
 	mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	for (i = 0; i < n; i++)
 		percpu_ref_put(&paths[i]->ref);
 	kfree(paths);

@@ -53,13 +53,13 @@ static ssize_t no_path_timeout_store(struct kobject *kobj,
 		return -EINVAL;
 	if (val < -1 || val > MPATH_MAX_NO_PATH_TIMEOUT)
 		return -EINVAL;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	WRITE_ONCE(lun->no_path_timeout, val);
 	/* Waiting for a path now: the new timeout counts from now. */
 	if (lun->disk_added && lun->state == MPATH_LUN_WAITING)
 		mpath_lun_arm_nopath(lun, val);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute lun_no_path_timeout_attr =
@@ -86,11 +86,11 @@ static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (!policy)
 		return -EINVAL;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	ret = lun->state == MPATH_LUN_DYING ? -ENODEV :
 					       mpath_lun_set_policy(lun, policy);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return ret ?: count;
 }
 static struct kobj_attribute lun_policy_attr = __ATTR_RW_MODE(policy, 0644);
@@ -101,11 +101,11 @@ static ssize_t preferred_path_show(struct kobject *kobj,
 	struct mpath_lun *lun = to_lun(kobj);
 	ssize_t ret;
 
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	ret = sysfs_emit(buf, "%s\n", lun->preferred ? lun->preferred->hctl :
 						      "none");
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return ret;
 }
 
@@ -116,18 +116,18 @@ static ssize_t preferred_path_store(struct kobject *kobj,
 	struct mpath_lun *lun = to_lun(kobj);
 	struct mpath_path *path, *found = NULL;
 
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	list_for_each_entry(path, &lun->paths, lun_node)
 		if (sysfs_streq(buf, path->hctl))
 			found = path;
 	if (!found && !sysfs_streq(buf, "none")) {
-		mutex_unlock(&mpath_shim.lock);
+		mpath_unlock();
 		return -EINVAL;
 	}
 	mpath_lun_set_preferred(lun, found);
 	mpath_lun_publish_map(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute lun_preferred_path_attr =
@@ -169,18 +169,18 @@ static ssize_t lun_max_q_depth_store(struct kobject *kobj,
 	ret = mpath_parse_depth(buf, &depth);
 	if (ret)
 		return ret;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		if (depth > path->depth_cap) {
-			mutex_unlock(&mpath_shim.lock);
+			mpath_unlock();
 			return -EINVAL;
 		}
 	}
 	WRITE_ONCE(lun->max_q_depth, depth);
 	list_for_each_entry(path, &lun->paths, lun_node)
 		mpath_path_apply_depth(path);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute lun_max_q_depth_attr =
@@ -322,12 +322,12 @@ static ssize_t lun_alias_store(struct kobject *kobj,
 	alias[len] = '\0';
 	if (strlen(alias) != len)
 		return -EINVAL;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	ret = mpath_names_set_alias(&mpath_shim.names, lun->name, alias);
 	if (!ret && lun->disk_added && lun->state != MPATH_LUN_DYING)
 		kobject_uevent(&disk_to_dev(lun->disk)->kobj, KOBJ_CHANGE);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return ret ?: count;
 }
 static struct kobj_attribute lun_alias_attr =
@@ -377,13 +377,13 @@ static ssize_t explicit_failover_store(struct kobject *kobj,
 	ret = mpath_parse_bool(buf, &val);
 	if (ret)
 		return ret;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	WRITE_ONCE(lun->explicit_failover, val);
 	/* Only standby ports now: at once. */
 	if (val && !mpath_lun_has_path(lun))
 		mpath_lun_check_standby(lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute lun_explicit_failover_attr =
@@ -464,10 +464,10 @@ static ssize_t state_store(struct kobject *kobj, struct kobj_attribute *attr,
 	i = sysfs_match_string(cmds, buf);
 	if (i < 0)
 		return -EINVAL;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	ret = mpath_path_set_admin(to_path(kobj), cmds[i]);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return ret ?: count;
 }
 static struct kobj_attribute path_state_attr = __ATTR_RW_MODE(state, 0644);
@@ -496,13 +496,13 @@ static ssize_t locality_store(struct kobject *kobj, struct kobj_attribute *attr,
 		if (node < NUMA_NO_NODE || node >= nr_node_ids)
 			return -EINVAL;
 	}
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	WRITE_ONCE(path->locality, node);
 	path->locality_set = set;
 	if (path->state != MPATH_PATH_REMOVED)
 		mpath_lun_publish_map(path->lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute path_locality_attr = __ATTR_RW_MODE(locality, 0644);
@@ -525,12 +525,12 @@ static ssize_t weight_store(struct kobject *kobj, struct kobj_attribute *attr,
 		return -EINVAL;
 	if (weight < 1 || weight > MPATH_WEIGHT_MAX)
 		return -EINVAL;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	WRITE_ONCE(path->weight, weight);
 	if (path->state != MPATH_PATH_REMOVED)
 		mpath_lun_publish_map(path->lun);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute path_weight_attr = __ATTR_RW_MODE(weight, 0644);
@@ -555,12 +555,12 @@ static ssize_t path_max_q_depth_store(struct kobject *kobj,
 		return ret;
 	if (depth > path->depth_cap)
 		return -EINVAL;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	path->max_q_depth = depth;
 	if (path->state != MPATH_PATH_REMOVED)
 		mpath_path_apply_depth(path);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute path_max_q_depth_attr =
@@ -659,12 +659,12 @@ static ssize_t io_timeout_store(struct kobject *kobj,
 		if (!secs || secs > MPATH_MAX_IO_TIMEOUT)
 			return -EINVAL;
 	}
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	path->io_timeout = secs;
 	if (path->state != MPATH_PATH_REMOVED)
 		mpath_path_apply_timeout(path);
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute path_io_timeout_attr =
@@ -851,7 +851,7 @@ static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct mpath_lun *lun;
 	u64 now = ktime_get_ns();
 
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	sum = hba->gone;
 	list_for_each_entry(lun, &mpath_shim.luns, node) {
@@ -863,7 +863,7 @@ static ssize_t hba_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			active += mpath_path_inflight(path);
 		}
 	}
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %u %u\n",
 			  sum.ios[0], sum.ios[1], sum.bytes[0], sum.bytes[1],
 			  sum.errors, sum.failovers, sum.busy_ns,
@@ -883,14 +883,14 @@ static ssize_t hba_reset_stats_store(struct kobject *kobj,
 
 	if (ret)
 		return ret;
-	if (!mutex_trylock(&mpath_shim.lock))
+	if (!mpath_trylock())
 		return restart_syscall();
 	list_for_each_entry(lun, &mpath_shim.luns, node)
 		list_for_each_entry(path, &lun->paths, lun_node)
 			if (path->hba == hba)
 				mpath_path_reset_stats(path);
 	memset(&hba->gone, 0, sizeof(hba->gone));
-	mutex_unlock(&mpath_shim.lock);
+	mpath_unlock();
 	return count;
 }
 static struct kobj_attribute hba_reset_stats_attr =

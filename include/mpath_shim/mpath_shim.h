@@ -20,6 +20,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -604,9 +605,11 @@ struct mpath_io {
  * @root:	/sys/kernel/mpath_shim
  * @luns_kset:	/sys/kernel/mpath_shim/luns
  * @hbas_kset:	/sys/kernel/mpath_shim/hbas
+ * @noio:	the memalloc_noio_save() flags of @lock's holder
  */
 struct mpath_shim {
 	struct mutex		lock;
+	unsigned int		noio;	/* under lock */
 	struct list_head	luns;
 	struct list_head	hbas;
 	struct kobject		*root;
@@ -616,6 +619,31 @@ struct mpath_shim {
 };
 
 extern struct mpath_shim mpath_shim;
+
+/*
+ * mpath_shim.lock is what held I/O on /dev/mpathN waits for (a lunpath's
+ * return, the map), so its holder allocates as GFP_NOIO, whatever flags it
+ * names: reclaim must not wait on that I/O while the lock is held.
+ */
+static inline void mpath_lock(void)
+{
+	mutex_lock(&mpath_shim.lock);
+	mpath_shim.noio = memalloc_noio_save();
+}
+
+static inline bool mpath_trylock(void)
+{
+	if (!mutex_trylock(&mpath_shim.lock))
+		return false;
+	mpath_shim.noio = memalloc_noio_save();
+	return true;
+}
+
+static inline void mpath_unlock(void)
+{
+	memalloc_noio_restore(mpath_shim.noio);
+	mutex_unlock(&mpath_shim.lock);
+}
 
 extern struct workqueue_struct *mpath_wq;
 
