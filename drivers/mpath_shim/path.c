@@ -243,11 +243,9 @@ static void mpath_path_queue_rescan(struct mpath_path *path)
 		kobject_put(&path->kobj);
 }
 
-/* Open the path's disk and make the path usable; on mpath_wq. */
-void mpath_path_attach_work(struct work_struct *work)
+/* Open the path's disk and make the path usable. */
+static void mpath_path_attach(struct mpath_path *path)
 {
-	struct mpath_path *path = container_of(work, struct mpath_path,
-					       attach_work);
 	struct mpath_lun *lun = path->lun;
 	struct mpath_holder *holder = NULL;
 	struct block_device *bdev;
@@ -353,6 +351,18 @@ void mpath_path_attach_work(struct work_struct *work)
 			    lun->disk->disk_name);
 	}
 	mpath_unlock();
+}
+
+/*
+ * On mpath_wq.  I/O held for the LUN may wait for this attach (its first
+ * lunpath): nothing it allocates recurses into I/O.
+ */
+void mpath_path_attach_work(struct work_struct *work)
+{
+	unsigned int noio = memalloc_noio_save();
+
+	mpath_path_attach(container_of(work, struct mpath_path, attach_work));
+	memalloc_noio_restore(noio);
 }
 
 /*

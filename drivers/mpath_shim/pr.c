@@ -42,9 +42,11 @@
  * A REGISTER whose every answer is a path error may have been carried out
  * by the LU on every nexus, some or none: it returns EIO, the LUN keeps its
  * key and remembers the new one (pr_tried), and every lunpath joins before
- * its next I/O.  The first join asks READ KEYS which key holds: the new one
- * if it is on every nexus it went to, else the old one (mpath_pr_settled_key()),
- * and the joins put every nexus on it.
+ * its next I/O.  The first join asks READ KEYS which key holds
+ * (mpath_pr_settled_key(): the LU lists one key per registered nexus): the
+ * old one while any nexus has it, the new one if it is on every nexus the
+ * REGISTER went to, else the old one, fenced; the joins put every nexus on
+ * it.
  *
  * pr_lock serialises the LUN's reservation commands with that join and is
  * held across the join's move to ACTIVE: a REGISTER either finds the
@@ -143,8 +145,9 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 
 /*
  * PERSISTENT RESERVE IN with service action @sa through @sdev, @len bytes
- * into @buf: 0, or a negative errno when the LU did not answer.  A UNIT
- * ATTENTION (a reservation change) is an answer: asked again.
+ * into @buf: 0, -EREMOTEIO when the LU refused it (a CHECK CONDITION, a
+ * RESERVATION CONFLICT), or another negative errno when the LU did not
+ * answer.  A UNIT ATTENTION (a reservation change) is asked again.
  */
 static int mpath_pr_in(struct scsi_device *sdev, u8 sa, u8 *buf, u16 len)
 {
@@ -159,7 +162,9 @@ static int mpath_pr_in(struct scsi_device *sdev, u8 sa, u8 *buf, u16 len)
 				       30 * HZ, 3, &args);
 	} while (ret > 0 && scsi_sense_valid(&sshdr) &&
 		 sshdr.sense_key == UNIT_ATTENTION && --tries);
-	return ret > 0 ? -EIO : ret;
+	if (ret > 0)
+		return mpath_pr_result_path_error(ret) ? -EIO : -EREMOTEIO;
+	return ret;
 }
 
 /*
@@ -721,7 +726,7 @@ static int mpath_pr_preempt_self(struct mpath_lun *lun,
 				mpath_path_report_error(path);
 		} else if (!ret) {
 			reg = mpath_pr_key_registered(path->sdev, c->sa_key);
-			if (!reg)
+			if (!reg && lun->pr_key == c->sa_key)
 				WRITE_ONCE(lun->pr_key, 0);
 			else if (reg < 0)
 				pr_warn("mpath%d: key 0x%llx preempted by this host; cannot tell whether it is still registered (%d)\n",
@@ -745,7 +750,9 @@ static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
 	int ret;
 
 	mutex_lock(&lun->pr_lock);
-	if (lun->pr_key && new_key == lun->pr_key)
+	/* A pending REGISTER's key may turn out to be ours (pr_tried). */
+	if (new_key && (new_key == lun->pr_key ||
+			(lun->pr_tried_nexuses && new_key == lun->pr_tried)))
 		ret = mpath_pr_preempt_self(lun, &c);
 	else
 		ret = mpath_pr_one(lun, &c, true);
@@ -837,8 +844,10 @@ bool mpath_pr_join_due(const struct mpath_path *path)
 
 /*
  * A REGISTER whose answers were all lost is pending (pr_tried_nexuses):
- * READ KEYS through @path says which key the LUN holds now.  0, or a
- * negative errno when the LU did not answer (still pending).
+ * READ KEYS through @path says which key the LUN holds now.  An LU that
+ * refuses READ KEYS cannot tell: the LUN keeps its key, as before the
+ * REGISTER.  0, or a negative errno when the LU did not answer (still
+ * pending).
  */
 static int mpath_pr_settle(struct mpath_lun *lun, struct mpath_path *path)
 {
@@ -850,13 +859,23 @@ static int mpath_pr_settle(struct mpath_lun *lun, struct mpath_path *path)
 
 	ret = mpath_pr_keys_seen(path->sdev, lun->pr_key, lun->pr_tried,
 				 &nkey, &ntried);
+	if (ret == -EREMOTEIO) {
+		pr_warn("mpath%d: READ KEYS refused: whether the REGISTER of key 0x%llx whose answers were lost was carried out is not known; the LUN keeps key 0x%llx\n",
+			lun->name->index, lun->pr_tried, lun->pr_key);
+		lun->pr_tried_nexuses = 0;
+		return 0;
+	}
 	if (ret)
 		return ret;
 	key = mpath_pr_settled_key(lun->pr_key, nkey, lun->pr_tried, ntried,
 				   lun->pr_tried_nexuses);
 	if (key != lun->pr_key) {
-		pr_info("mpath%d: the REGISTER of key 0x%llx whose answers were lost was carried out on every nexus: the LUN's key is 0x%llx\n",
-			lun->name->index, lun->pr_tried, key);
+		if (key)
+			pr_info("mpath%d: the REGISTER of key 0x%llx whose answers were lost was carried out on every nexus: the LUN's key is 0x%llx\n",
+				lun->name->index, key, key);
+		else
+			pr_info("mpath%d: the unregister of key 0x%llx whose answers were lost was carried out: the LUN has no key\n",
+				lun->name->index, lun->pr_key);
 		WRITE_ONCE(lun->pr_key, key);
 	}
 	lun->pr_tried_nexuses = 0;
