@@ -384,6 +384,9 @@ int mpath_claim_hctl(const char *hctl)
 		m->admin = was_admin;
 		m->released = was_released;
 		ret = -EIO;
+	} else if (!c->claimed) {
+		/* Its LU is multipathed, but this device is no lunpath. */
+		ret = -EIO;
 	}
 out:
 	mutex_unlock(&mpath_claim_lock);

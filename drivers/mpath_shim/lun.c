@@ -385,7 +385,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	 * whatever its rank, as long as it serves I/O (the map builder picks
 	 * it out): not only when it is in the best group.
 	 */
-	pinned = sel->policy->flags & MPATH_PS_NO_FAILOVER;
+	pinned = mpath_lun_pinned(lun);
 	/*
 	 * A few pointers: never worth failing a state change for.  No I/O
 	 * from reclaim: held I/O may be waiting for this very map.
@@ -465,6 +465,21 @@ void mpath_lun_set_preferred(struct mpath_lun *lun, struct mpath_path *path)
 	lun->preferred = path;
 	strscpy(lun->preferred_hctl, path ? path->hctl : "",
 		sizeof(lun->preferred_hctl));
+}
+
+/*
+ * Is @lun's I/O pinned to its preferred lunpath (a policy without failover:
+ * path_lockdown)?  Then that lunpath is the only one I/O goes to.
+ */
+bool mpath_lun_pinned(struct mpath_lun *lun)
+{
+	const struct mpath_selector *sel;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	sel = rcu_dereference_protected(lun->sel,
+					lockdep_is_held(&mpath_shim.lock));
+	return sel->policy->flags & MPATH_PS_NO_FAILOVER;
 }
 
 /* Does @lun have a path I/O can go to now? */

@@ -798,10 +798,14 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 		 */
 		if (path->state == MPATH_PATH_DETACHING)
 			return -EBUSY;
-		/* A standby port's lunpath is usable but carries no I/O. */
-		list_for_each_entry(p, &lun->paths, lun_node)
-			if (p != path && mpath_path_serves_io(p))
-				others++;
+		/*
+		 * A standby port's lunpath is usable but carries no I/O; nor
+		 * does any but the locked one under path_lockdown.
+		 */
+		if (!mpath_lun_pinned(lun) || lun->preferred != path)
+			list_for_each_entry(p, &lun->paths, lun_node)
+				if (p != path && mpath_path_serves_io(p))
+					others++;
 		/* Like HP-UX: not the last usable path, unless forced. */
 		if (!others && mpath_path_serves_io(path) &&
 		    strcmp(cmd, "force_disable"))

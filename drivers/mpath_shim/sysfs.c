@@ -125,6 +125,17 @@ static ssize_t preferred_path_store(struct kobject *kobj,
 		mpath_unlock();
 		return -EINVAL;
 	}
+	/*
+	 * Under path_lockdown the locked lunpath is the only one I/O goes
+	 * to: not moved off one that carries I/O to none, or to one that
+	 * cannot, which would leave the LUN without a path.
+	 */
+	if (mpath_lun_pinned(lun) && lun->preferred != found &&
+	    (!found || !mpath_path_serves_io(found)) &&
+	    lun->preferred && mpath_path_serves_io(lun->preferred)) {
+		mpath_unlock();
+		return -EBUSY;
+	}
 	mpath_lun_set_preferred(lun, found);
 	mpath_lun_publish_map(lun);
 	mpath_unlock();

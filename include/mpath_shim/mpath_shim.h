@@ -850,6 +850,7 @@ ssize_t mpath_show_qd_rules(char *buf);
 bool mpath_path_serves_io(const struct mpath_path *path);
 void mpath_lun_publish_map(struct mpath_lun *lun);
 bool mpath_lun_has_path(struct mpath_lun *lun);
+bool mpath_lun_pinned(struct mpath_lun *lun);
 bool mpath_lun_set_state(struct mpath_lun *lun, enum mpath_lun_state new);
 int mpath_lun_set_policy(struct mpath_lun *lun,
 			 const struct mpath_policy *policy);
