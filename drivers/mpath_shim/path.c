@@ -147,32 +147,67 @@ static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 }
 
 /*
- * Does @path still reach its LUN?  VPD page 0x83 is read afresh from the
- * device (the midlayer's copy dates from the scan) and its LU designator
- * compared with the LUN's.  0: yes; -ESTALE: it reaches another LU now (a
- * remap behind the same H:C:T:L); another error: cannot tell now.
+ * VPD page 0x83 of @sdev, read afresh from the device (the midlayer's copy
+ * dates from the scan), with its length in @lenp; an ERR_PTR when it cannot
+ * be read now.
  */
-static int mpath_path_verify(struct mpath_path *path)
+static u8 *mpath_read_vpd83(struct scsi_device *sdev, unsigned int *lenp)
 {
 	unsigned int len = 4096;
-	char *id = NULL;
 	u8 *page;
-	int ret;
 
 	for (;;) {
 		page = kmalloc(len, GFP_NOIO);
 		if (!page)
-			return -ENOMEM;
-		ret = scsi_get_vpd_page(path->sdev, 0x83, page, len);
-		if (ret) {
-			ret = -EIO;
-			goto out;
+			return ERR_PTR(-ENOMEM);
+		if (scsi_get_vpd_page(sdev, 0x83, page, len)) {
+			kfree(page);
+			return ERR_PTR(-EIO);
 		}
 		if (get_unaligned_be16(&page[2]) + 4 <= len || len >= SZ_64K)
 			break;
 		len = get_unaligned_be16(&page[2]) + 4;
 		kfree(page);
 	}
+	*lenp = len;
+	return page;
+}
+
+/*
+ * The LU designator @sdev reports now, into @id (MPATH_WWID_LEN bytes): 0,
+ * -ENODATA when it has none, or another negative errno when it cannot be
+ * read now.
+ */
+int mpath_sdev_lu_id(struct scsi_device *sdev, char *id)
+{
+	unsigned int len;
+	u8 *page;
+	int ret;
+
+	page = mpath_read_vpd83(sdev, &len);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	ret = mpath_vpd83_lu_id(page, len, id, MPATH_WWID_LEN);
+	kfree(page);
+	return ret < 0 ? -ENODATA : 0;
+}
+
+/*
+ * Does @path still reach its LUN?  Its LU designator, read afresh, is
+ * compared with the LUN's.  0: yes; -ESTALE: it reaches another LU now (a
+ * remap behind the same H:C:T:L; discovery moves it there); another error:
+ * cannot tell now.
+ */
+static int mpath_path_verify(struct mpath_path *path)
+{
+	unsigned int len;
+	char *id;
+	u8 *page;
+	int ret;
+
+	page = mpath_read_vpd83(path->sdev, &len);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 	id = kmalloc(MPATH_WWID_LEN, GFP_NOIO);
 	if (!id) {
 		ret = -ENOMEM;
@@ -193,6 +228,19 @@ static int mpath_path_verify(struct mpath_path *path)
 out:
 	kfree(id);
 	kfree(page);
+	return ret;
+}
+
+/* Does the lunpath of @sdev reach another LU than its LUN's now? */
+bool mpath_path_remapped(struct scsi_device *sdev)
+{
+	struct mpath_path *path;
+	bool ret;
+
+	mpath_lock();
+	path = mpath_path_find(sdev);
+	ret = path && path->state == MPATH_PATH_WRONG_LU;
+	mpath_unlock();
 	return ret;
 }
 
@@ -284,6 +332,8 @@ static void mpath_path_attach(struct mpath_path *path)
 			mpath_path_set_state(path, ret == -ESTALE ?
 					     MPATH_PATH_WRONG_LU : MPATH_PATH_NEW);
 		mpath_unlock();
+		if (ret == -ESTALE)
+			mpath_discovery_remapped();
 		return;
 	}
 	/* Before any I/O can reach it: its access state is known, */
@@ -928,6 +978,7 @@ static void mpath_path_probe(struct mpath_path *path)
 		mpath_unlock();
 		/* Its I/O drains; no more goes there. */
 		mpath_path_close(path);
+		mpath_discovery_remapped();
 		return;
 	}
 	if (reinstate && !ret && mpath_path_set_state(path, MPATH_PATH_ACTIVE))

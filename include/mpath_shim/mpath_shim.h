@@ -720,6 +720,7 @@ void mpath_alua_failover_work(struct work_struct *work);
 
 /* discovery.c */
 int mpath_discovery_init(void);
+void mpath_discovery_remapped(void);
 void mpath_discovery_exit(void);
 int mpath_claim_hctl(const char *hctl);
 int mpath_release_hctl(const char *hctl);
@@ -871,6 +872,8 @@ void mpath_lun_map_work(struct work_struct *work);
 /* path.c */
 int mpath_path_add(struct scsi_device *sdev, const char *wwid);
 void mpath_path_remove(struct scsi_device *sdev);
+bool mpath_path_remapped(struct scsi_device *sdev);
+int mpath_sdev_lu_id(struct scsi_device *sdev, char *id);
 void mpath_path_give_back(struct scsi_device *sdev);
 void mpath_path_bound(struct scsi_device *sdev);
 void mpath_path_unbind(struct scsi_device *sdev);
