@@ -189,7 +189,8 @@ int mpath_sdev_lu_id(struct scsi_device *sdev, char *id)
 		return PTR_ERR(page);
 	ret = mpath_vpd83_lu_id(page, len, id, MPATH_WWID_LEN);
 	kfree(page);
-	return ret < 0 ? -ENODATA : 0;
+	/* Discovery refuses a designator too long for a LUN's wwid. */
+	return ret < 0 || ret >= MPATH_WWID_LEN ? -ENODATA : 0;
 }
 
 /*

@@ -15,8 +15,8 @@
  *   DISABLED ──admin enables, disk open──▶ FAILED (the probe reinstates it)
  *    └── DETACHING ◀── sd unbinds (from any state but REMOVED)
  *   WRONG_LU ◀── attach or probe finds another LU behind the path (from
- *                ATTACHING, ACTIVE, FAILED); only an sd rebind (DETACHING,
- *                then NEW: the attach checks again) or removal leaves it
+ *                ATTACHING, ACTIVE, FAILED); removed, its device joins
+ *                the LU it reaches (discovery.c, mpath_rehome())
  *   REMOVED ◀── the SCSI device is removed (from any state); final
  */
 
