@@ -367,6 +367,32 @@ void mpath_lun_arm_nopath(struct mpath_lun *lun, int timeout)
  * dispatches its held I/O; one that loses its last path starts the no-path
  * timer.
  */
+/*
+ * path_lockdown with no lunpath set (none, or none usable when it was
+ * chosen: the default policy of a LUN that has none attached yet, a switch
+ * with every lunpath down) locks onto the first of the best ALUA rank that
+ * may carry I/O, else the first usable one, once there is one.  A locked
+ * lunpath that was removed is waited for (preferred_hctl).
+ */
+static void mpath_lun_lock_onto(struct mpath_lun *lun)
+{
+	struct mpath_path *path, *best = NULL;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (mpath_path_serves_io(path) &&
+		    (!best || mpath_path_rank(path) < mpath_path_rank(best)))
+			best = path;
+	}
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (!best && mpath_path_usable(path))
+			best = path;
+	}
+	if (best)
+		mpath_lun_set_preferred(lun, best);
+}
+
 void mpath_lun_publish_map(struct mpath_lun *lun)
 {
 	struct mpath_path_map *map, *old;
@@ -386,6 +412,8 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	 * it out): not only when it is in the best group.
 	 */
 	pinned = mpath_lun_pinned(lun);
+	if (pinned && !lun->preferred && !lun->preferred_hctl[0])
+		mpath_lun_lock_onto(lun);
 	/*
 	 * A few pointers: never worth failing a state change for.  No I/O
 	 * from reclaim: held I/O may be waiting for this very map.
@@ -501,31 +529,25 @@ bool mpath_lun_has_path(struct mpath_lun *lun)
 int mpath_lun_set_policy(struct mpath_lun *lun,
 			 const struct mpath_policy *policy)
 {
-	struct mpath_path *path, *best = NULL;
 	struct mpath_selector *sel, *old;
+	struct mpath_path *path;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
+	/*
+	 * Not onto a preferred lunpath that carries no I/O while another
+	 * does: the LUN would be left without a path (as preferred_path and
+	 * disable refuse under path_lockdown).
+	 */
+	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !mpath_lun_pinned(lun) &&
+	    lun->preferred && !mpath_path_serves_io(lun->preferred)) {
+		list_for_each_entry(path, &lun->paths, lun_node)
+			if (mpath_path_serves_io(path))
+				return -EBUSY;
+	}
 	sel = mpath_selector_alloc(policy);
 	if (!sel)
 		return -ENOMEM;
-	/*
-	 * path_lockdown locks onto the preferred path, or the first of the
-	 * best ALUA rank that may carry I/O, else the first usable one.
-	 */
-	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !lun->preferred) {
-		list_for_each_entry(path, &lun->paths, lun_node) {
-			if (mpath_path_serves_io(path) &&
-			    (!best || mpath_path_rank(path) < mpath_path_rank(best)))
-				best = path;
-		}
-		list_for_each_entry(path, &lun->paths, lun_node) {
-			if (!best && mpath_path_usable(path))
-				best = path;
-		}
-		if (best)
-			mpath_lun_set_preferred(lun, best);
-	}
 	old = rcu_replace_pointer(lun->sel, sel,
 				  lockdep_is_held(&mpath_shim.lock));
 	mpath_lun_publish_map(lun);
