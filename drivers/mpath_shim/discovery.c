@@ -348,12 +348,12 @@ static void mpath_remove_dev(struct device *dev)
 }
 
 static void mpath_rehome(struct work_struct *work);
-static DECLARE_DELAYED_WORK(mpath_rehome_work, mpath_rehome);
+static DECLARE_WORK(mpath_rehome_work, mpath_rehome);
 
 /* A lunpath reaches another LU now (WRONG_LU): mpath_rehome() moves it. */
 void mpath_discovery_remapped(void)
 {
-	mod_delayed_work(system_long_wq, &mpath_rehome_work, 0);
+	queue_work(system_long_wq, &mpath_rehome_work);
 }
 
 /*
@@ -361,24 +361,21 @@ void mpath_discovery_remapped(void)
  * out of service): the device leaves its LUN and is a candidate of the LU
  * it reaches now, which it joins if that LU is multipathed; otherwise its
  * disk is the host's again.  It used to stay WRONG_LU in its old LUN for
- * good: an sd rebind only checked it against the same LUN.  A designator
- * that cannot be read now is asked again a probe interval later.
+ * good: an sd rebind only checked it against the same LUN.  The LU is the
+ * one the check that found the remap read (mpath_path_verify()): nothing
+ * is asked of a device here, under mpath_claim_lock, which every SCSI
+ * device add and removal takes.  A device that reported no designator
+ * stays out of service.
  */
 static void mpath_rehome(struct work_struct *work)
 {
 	char wwid[MPATH_WWID_LEN];
-	bool again = false;
 	struct mpath_cand *c;
-	int ret;
 
 	mutex_lock(&mpath_claim_lock);
 	list_for_each_entry(c, &mpath_cands, node) {
-		if (!c->claimed || !mpath_path_remapped(c->sdev))
-			continue;
-		ret = mpath_sdev_lu_id(c->sdev, wwid);
-		again |= ret && ret != -ENODATA;
-		/* No designator now: it stays out of service. */
-		if (ret || !strcmp(wwid, c->wwid))
+		if (!c->claimed || !mpath_path_remapped(c->sdev, wwid) ||
+		    !*wwid)
 			continue;
 		mpath_path_remove(c->sdev);
 		sdev_printk(KERN_INFO, c->sdev,
@@ -391,9 +388,6 @@ static void mpath_rehome(struct work_struct *work)
 		mpath_claim_eval(c->wwid);
 	}
 	mutex_unlock(&mpath_claim_lock);
-	if (again)
-		queue_delayed_work(system_long_wq, &mpath_rehome_work,
-				   max(1U, READ_ONCE(mpath_path_probe_interval)) * HZ);
 }
 
 /* /sys/kernel/mpath_shim/claim: multipath the LU of one disk. */
@@ -656,7 +650,7 @@ void mpath_discovery_exit(void)
 
 	scsi_unregister_interface(&mpath_interface);
 	/* No lunpath is left to queue it. */
-	cancel_delayed_work_sync(&mpath_rehome_work);
+	cancel_work_sync(&mpath_rehome_work);
 	mutex_lock(&mpath_claim_lock);
 	mpath_discovery_on = false;
 	list_for_each_entry_safe(m, next, &mpath_marks, node) {

@@ -174,30 +174,10 @@ static u8 *mpath_read_vpd83(struct scsi_device *sdev, unsigned int *lenp)
 }
 
 /*
- * The LU designator @sdev reports now, into @id (MPATH_WWID_LEN bytes): 0,
- * -ENODATA when it has none, or another negative errno when it cannot be
- * read now.
- */
-int mpath_sdev_lu_id(struct scsi_device *sdev, char *id)
-{
-	unsigned int len;
-	u8 *page;
-	int ret;
-
-	page = mpath_read_vpd83(sdev, &len);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
-	ret = mpath_vpd83_lu_id(page, len, id, MPATH_WWID_LEN);
-	kfree(page);
-	/* Discovery refuses a designator too long for a LUN's wwid. */
-	return ret < 0 || ret >= MPATH_WWID_LEN ? -ENODATA : 0;
-}
-
-/*
  * Does @path still reach its LUN?  Its LU designator, read afresh, is
  * compared with the LUN's.  0: yes; -ESTALE: it reaches another LU now (a
- * remap behind the same H:C:T:L; discovery moves it there); another error:
- * cannot tell now.
+ * remap behind the same H:C:T:L), kept in @path->lu_now for discovery to
+ * move it there; another error: cannot tell now.
  */
 static int mpath_path_verify(struct mpath_path *path)
 {
@@ -218,6 +198,11 @@ static int mpath_path_verify(struct mpath_path *path)
 	if (ret >= 0 && !strcmp(id, path->lun->wwid))
 		mpath_path_set_port(path, page, len);
 	if (ret < 0 || strcmp(id, path->lun->wwid)) {
+		/* One too long for a LUN's wwid is none to discovery. */
+		mpath_lock();
+		strscpy(path->lu_now, ret < 0 || ret >= MPATH_WWID_LEN ? "" : id,
+			sizeof(path->lu_now));
+		mpath_unlock();
 		sdev_printk(KERN_ERR, path->sdev,
 			    "mpath_shim: reaches LU %s now, not %s (mpath%d): taken out of service\n",
 			    ret < 0 ? "(no designator)" : id, path->lun->wwid,
@@ -232,8 +217,12 @@ out:
 	return ret;
 }
 
-/* Does the lunpath of @sdev reach another LU than its LUN's now? */
-bool mpath_path_remapped(struct scsi_device *sdev)
+/*
+ * Does the lunpath of @sdev reach another LU than its LUN's now?  Then
+ * that LU's designator is copied to @lu (MPATH_WWID_LEN bytes; "" when the
+ * device reported none).
+ */
+bool mpath_path_remapped(struct scsi_device *sdev, char *lu)
 {
 	struct mpath_path *path;
 	bool ret;
@@ -241,6 +230,8 @@ bool mpath_path_remapped(struct scsi_device *sdev)
 	mpath_lock();
 	path = mpath_path_find(sdev);
 	ret = path && path->state == MPATH_PATH_WRONG_LU;
+	if (ret)
+		strscpy(lu, path->lu_now, MPATH_WWID_LEN);
 	mpath_unlock();
 	return ret;
 }
@@ -629,14 +620,20 @@ void mpath_path_give_back(struct scsi_device *sdev)
 	mpath_path_remove(sdev);
 }
 
-/* sd has bound to @sdev: attach its disk. */
+/*
+ * sd has bound to @sdev: attach its disk.  An attach running now may have
+ * looked for the disk before it was there: it runs once more (a work item
+ * queued while it runs is run again after it), and returns at once if the
+ * first one attached.
+ */
 void mpath_path_bound(struct scsi_device *sdev)
 {
 	struct mpath_path *path;
 
 	mpath_lock();
 	path = mpath_path_find(sdev);
-	if (path && path->state == MPATH_PATH_NEW)
+	if (path && (path->state == MPATH_PATH_NEW ||
+		     path->state == MPATH_PATH_ATTACHING))
 		queue_work(mpath_wq, &path->attach_work);
 	mpath_unlock();
 }

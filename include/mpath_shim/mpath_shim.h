@@ -500,6 +500,9 @@ struct mpath_lun {
  * @attach_work: opens @bdev once sd has bound (on mpath_wq)
  * @probe_work:	TEST UNIT READY on a failed lunpath, one per path so that
  *		a blocked device holds back no other (mpath_health_wq)
+ * @lu_now:	the LU designator its device reported when it was found to
+ *		reach another LU ("" for none), for discovery to move it
+ *		there (WRONG_LU); under mpath_shim.lock
  */
 struct mpath_path {
 	struct kobject		kobj;
@@ -524,6 +527,7 @@ struct mpath_path {
 	int			locality;
 	bool			locality_set;
 	unsigned int		weight;
+	char			lu_now[MPATH_WWID_LEN];	/* mpath_shim.lock */
 
 	/* Written per I/O by every CPU: a cache line apart from the rest. */
 	struct mpath_inflight	inflight ____cacheline_aligned_in_smp;
@@ -872,8 +876,7 @@ void mpath_lun_map_work(struct work_struct *work);
 /* path.c */
 int mpath_path_add(struct scsi_device *sdev, const char *wwid);
 void mpath_path_remove(struct scsi_device *sdev);
-bool mpath_path_remapped(struct scsi_device *sdev);
-int mpath_sdev_lu_id(struct scsi_device *sdev, char *id);
+bool mpath_path_remapped(struct scsi_device *sdev, char *lu);
 void mpath_path_give_back(struct scsi_device *sdev);
 void mpath_path_bound(struct scsi_device *sdev);
 void mpath_path_unbind(struct scsi_device *sdev);
