@@ -393,7 +393,7 @@ static const struct kernel_param_ops mpath_io_timeout_ops = {
 };
 module_param_cb(io_timeout, &mpath_io_timeout_ops, &mpath_io_timeout, 0644);
 MODULE_PARM_DESC(io_timeout,
-		 "Seconds an I/O may stay on a lunpath before the path is failed and its SCSI command aborted, 1..3600, unless the lunpath has its own; 0 keeps each device's own command timeout (default 0)");
+		 "Seconds an I/O may stay on a lunpath before the path is failed (and its SCSI command times out: sd may retry it on that path), 1..3600, unless the lunpath has its own; 0 keeps each device's own command timeout (default 0)");
 
 bool mpath_alua = true;
 module_param_named(alua, mpath_alua, bool, 0444);

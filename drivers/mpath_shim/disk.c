@@ -267,12 +267,15 @@ void mpath_disk_scan_work(struct work_struct *work)
 void mpath_disk_follow_capacity(struct mpath_lun *lun)
 {
 	struct mpath_path *path;
-	sector_t size = 0;
+	sector_t size = 0, n;
 
 	mpath_lock();
-	list_for_each_entry(path, &lun->paths, lun_node)
-		if (path->bdev && (!size || bdev_nr_sectors(path->bdev) < size))
-			size = bdev_nr_sectors(path->bdev);
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		/* 0: sd could not read it (READ CAPACITY refused), not empty. */
+		n = path->bdev ? bdev_nr_sectors(path->bdev) : 0;
+		if (n && (!size || n < size))
+			size = n;
+	}
 	mpath_unlock();
 	if (size && lun->disk_added && size != get_capacity(lun->disk)) {
 		pr_info("mpath%d: capacity %llu -> %llu sectors\n", lun->name->index,
