@@ -336,8 +336,9 @@ static ssize_t lun_alias_store(struct kobject *kobj,
 	if (!mpath_trylock())
 		return restart_syscall();
 	ret = mpath_names_set_alias(&mpath_shim.names, lun->name, alias);
+	/* The disk's and its partitions': each has an alias link. */
 	if (!ret && lun->disk_added && lun->state != MPATH_LUN_DYING)
-		kobject_uevent(&disk_to_dev(lun->disk)->kobj, KOBJ_CHANGE);
+		disk_uevent(lun->disk, KOBJ_CHANGE);
 	mpath_unlock();
 	return ret ?: count;
 }
