@@ -437,9 +437,37 @@ static void mpath_lun_release(struct kobject *kobj)
 	kfree(lun);
 }
 
+/*
+ * The stores of LUNs, lunpaths and HBAs: a value with more after a NUL
+ * byte is refused (-EINVAL), not cut there: kstrto*() and sysfs_streq()
+ * stop at the NUL, and "5\0junk" set 5.  Trailing NULs (a C string
+ * written with its terminator) and a newline are allowed.
+ */
+static ssize_t mpath_attr_show(struct kobject *kobj, struct attribute *attr,
+			       char *buf)
+{
+	return kobj_sysfs_ops.show(kobj, attr, buf);
+}
+
+static ssize_t mpath_attr_store(struct kobject *kobj, struct attribute *attr,
+				const char *buf, size_t count)
+{
+	size_t i;
+
+	for (i = strnlen(buf, count); i < count; i++)
+		if (buf[i] && buf[i] != '\n')
+			return -EINVAL;
+	return kobj_sysfs_ops.store(kobj, attr, buf, count);
+}
+
+static const struct sysfs_ops mpath_sysfs_ops = {
+	.show	= mpath_attr_show,
+	.store	= mpath_attr_store,
+};
+
 const struct kobj_type mpath_lun_ktype = {
 	.release	= mpath_lun_release,
-	.sysfs_ops	= &kobj_sysfs_ops,
+	.sysfs_ops	= &mpath_sysfs_ops,
 	.default_groups	= mpath_lun_groups,
 };
 
@@ -785,7 +813,7 @@ static void mpath_path_release(struct kobject *kobj)
 
 const struct kobj_type mpath_path_ktype = {
 	.release	= mpath_path_release,
-	.sysfs_ops	= &kobj_sysfs_ops,
+	.sysfs_ops	= &mpath_sysfs_ops,
 	.default_groups	= mpath_path_groups,
 };
 
@@ -928,7 +956,7 @@ static void mpath_hba_release(struct kobject *kobj)
 
 const struct kobj_type mpath_hba_ktype = {
 	.release	= mpath_hba_release,
-	.sysfs_ops	= &kobj_sysfs_ops,
+	.sysfs_ops	= &mpath_sysfs_ops,
 	.default_groups	= mpath_hba_groups,
 };
 
