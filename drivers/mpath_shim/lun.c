@@ -374,7 +374,7 @@ void mpath_lun_arm_nopath(struct mpath_lun *lun, int timeout)
  * may carry I/O, else the first usable one, once there is one.  A locked
  * lunpath that was removed is waited for (preferred_hctl).
  */
-static void mpath_lun_lock_onto(struct mpath_lun *lun)
+static void mpath_lun_lock_onto(struct mpath_lun *lun, bool any_usable)
 {
 	struct mpath_path *path, *best = NULL;
 
@@ -385,8 +385,9 @@ static void mpath_lun_lock_onto(struct mpath_lun *lun)
 		    (!best || mpath_path_rank(path) < mpath_path_rank(best)))
 			best = path;
 	}
+	/* A switch may lock onto a standby port (it asks for a failover). */
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (!best && mpath_path_usable(path))
+		if (!best && any_usable && mpath_path_usable(path))
 			best = path;
 	}
 	if (best)
@@ -413,7 +414,7 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	 */
 	pinned = mpath_lun_pinned(lun);
 	if (pinned && !lun->preferred && !lun->preferred_hctl[0])
-		mpath_lun_lock_onto(lun);
+		mpath_lun_lock_onto(lun, false);
 	/*
 	 * A few pointers: never worth failing a state change for.  No I/O
 	 * from reclaim: held I/O may be waiting for this very map.
@@ -548,6 +549,9 @@ int mpath_lun_set_policy(struct mpath_lun *lun,
 	sel = mpath_selector_alloc(policy);
 	if (!sel)
 		return -ENOMEM;
+	/* Onto the best lunpath, also when the preferred one was removed. */
+	if ((policy->flags & MPATH_PS_NO_FAILOVER) && !lun->preferred)
+		mpath_lun_lock_onto(lun, true);
 	old = rcu_replace_pointer(lun->sel, sel,
 				  lockdep_is_held(&mpath_shim.lock));
 	mpath_lun_publish_map(lun);
