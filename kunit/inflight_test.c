@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: a lunpath's I/O in flight by generation, and the age the watchdog
- * reads from it (drivers/mpath_shim/inflight.c).  Each case is a script of
- * I/Os sent and completed and watchdog ticks at given jiffies.
+ * KUnit: a lunpath's I/O in flight by class and generation, and the age the
+ * watchdog reads from it (drivers/mpath_shim/inflight.c).  Each case is a
+ * script of I/Os sent and completed and watchdog ticks at given jiffies;
+ * the classes of I/O and their limits are tables.
  */
 
 #include <kunit/test.h>
 
 #include <mpath_shim/inflight.h>
 
-enum step_op { END_OF_SCRIPT, SEND, DONE, TICK, AGE, GET };
+enum step_op { END_OF_SCRIPT, SEND, DONE, TICK, AGE, GET, SLOW, STICK, SAGE };
 
 /*
- * SEND: I/O number @io joins (expect: total in flight after); GET: it takes
- * one of @t tags (expect: total in flight after, 0 if none was free: then
- * the count is as it was);
- * DONE: it completes (expect: total left); TICK / AGE: the watchdog's tick,
- * or a look without aging, at jiffies @t (expect: the age).
+ * SEND: plain I/O number @io joins (expect: total in flight after); SLOW: a
+ * slow one does; GET: a plain one takes one of @t tags (expect: total in
+ * flight after, 0 if none was free: then the count is as it was);
+ * DONE: it completes (expect: total left); TICK / AGE: the watchdog's tick
+ * of the plain class, or a look without aging, at jiffies @t (expect: the
+ * age); STICK / SAGE: the same for the slow class.
  */
 struct step {
 	enum step_op	op;
@@ -26,6 +28,8 @@ struct step {
 };
 
 #define MAX_IOS	4
+/* The largest queue depth (MPATH_MAX_Q_DEPTH). */
+#define MPATH_MAX_DEPTH	4096
 
 /* @start: jiffies when the path was set up. */
 struct inflight_case {
@@ -86,6 +90,23 @@ static const struct inflight_case inflight_cases[] = {
 		{ DONE, 1, 0, 1 }, { GET, 3, 1, 0 }, { DONE, 2, 0, 0 },
 		{ GET, 3, 1, 1 },
 	} },
+	{ "slow I/O ages apart from plain I/O", 0, {
+		{ SLOW, 0, 0, 1 }, { SEND, 1, 0, 2 }, { TICK, 0, 10, 0 },
+		{ STICK, 0, 10, 0 }, { TICK, 0, 20, 10 }, { STICK, 0, 20, 10 },
+		{ DONE, 1, 0, 1 }, { TICK, 0, 30, 0 }, { AGE, 0, 40, 0 },
+		{ STICK, 0, 40, 30 }, { SAGE, 0, 50, 40 }, { DONE, 0, 0, 0 },
+		{ SAGE, 0, 60, 0 }, { STICK, 0, 60, 0 },
+	} },
+	{ "a hung plain I/O ages while slow ones complete", 0, {
+		{ SEND, 0, 0, 1 }, { SLOW, 1, 0, 2 }, { TICK, 0, 10, 0 },
+		{ STICK, 0, 10, 0 }, { DONE, 1, 0, 1 }, { STICK, 0, 20, 0 },
+		{ SLOW, 2, 0, 2 }, { TICK, 0, 30, 20 }, { SAGE, 0, 30, 0 },
+		{ STICK, 0, 40, 0 }, { STICK, 0, 50, 10 }, { AGE, 0, 50, 40 },
+	} },
+	{ "slow I/O takes the same tags", 0, {
+		{ GET, 0, 2, 1 }, { SLOW, 1, 0, 2 }, { GET, 2, 2, 0 },
+		{ DONE, 1, 0, 1 }, { GET, 2, 2, 2 },
+	} },
 	{ "a tag taken across a tick leaves the right generation", 0, {
 		{ GET, 0, 1, 1 }, { TICK, 0, 10, 0 }, { GET, 1, 1, 0 },
 		{ TICK, 0, 20, 10 }, { DONE, 0, 0, 0 }, { GET, 1, 1, 1 },
@@ -113,60 +134,153 @@ static void inflight_script_test(struct kunit *test)
 		s = &c->steps[i];
 		switch (s->op) {
 		case SEND:
-			got = mpath_inflight_start(&f, &gen[s->io]);
+		case SLOW:
+			got = mpath_inflight_get(&f, s->op == SLOW ?
+						 MPATH_IO_SLOW : MPATH_IO_PLAIN,
+						 &gen[s->io], MPATH_MAX_DEPTH);
 			break;
 		case DONE:
 			got = mpath_inflight_end(&f, gen[s->io]);
 			break;
 		case GET:
 			before = mpath_inflight_read(&f);
-			got = mpath_inflight_get(&f, &gen[s->io], s->t);
+			got = mpath_inflight_get(&f, MPATH_IO_PLAIN,
+						 &gen[s->io], s->t);
 			if (!got)
 				KUNIT_EXPECT_EQ_MSG(test, mpath_inflight_read(&f),
 						    before, "step %u", i);
 			break;
 		case TICK:
-			got = mpath_inflight_tick(&f, s->t);
+		case STICK:
+			got = mpath_inflight_tick(&f, s->op == STICK ?
+						  MPATH_IO_SLOW : MPATH_IO_PLAIN,
+						  s->t);
 			break;
 		default:
-			got = mpath_inflight_age(&f, s->t);
+			got = mpath_inflight_age(&f, s->op == SAGE ?
+						 MPATH_IO_SLOW : MPATH_IO_PLAIN,
+						 s->t);
 			break;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, got, s->expect, "step %u", i);
 	}
 }
 
-/* Each generation counts to the largest queue depth without spilling. */
-static void inflight_halves_test(struct kunit *test)
+/*
+ * Each field (class and generation) counts to the largest queue depth
+ * without spilling into the next, with the others full too.
+ */
+static void inflight_fields_test(struct kunit *test)
 {
+	unsigned int class, i, n = 0;
 	struct mpath_inflight f;
-	unsigned int i;
-	u8 gen;
+	u8 field;
 
 	mpath_inflight_init(&f, 0);
-	for (i = 0; i < 4096; i++)
-		mpath_inflight_start(&f, &gen);
-	KUNIT_EXPECT_EQ(test, gen, 0);
-	KUNIT_EXPECT_EQ(test, mpath_inflight_tick(&f, 1), 0UL);
-	for (i = 0; i < 4096; i++)
-		mpath_inflight_start(&f, &gen);
-	KUNIT_EXPECT_EQ(test, gen, 1);
-	KUNIT_EXPECT_EQ(test, mpath_inflight_read(&f), 8192U);
-	for (i = 0; i < 4096; i++)
+	for (class = 0; class < MPATH_IO_CLASSES; class++) {
+		for (i = 0; i < MPATH_MAX_DEPTH; i++)
+			n = mpath_inflight_get(&f, class, &field, U32_MAX);
+		KUNIT_EXPECT_EQ(test, field, 2 * class);
+		KUNIT_EXPECT_EQ(test, mpath_inflight_tick(&f, class, 1), 0UL);
+		for (i = 0; i < MPATH_MAX_DEPTH; i++)
+			n = mpath_inflight_get(&f, class, &field, U32_MAX);
+		KUNIT_EXPECT_EQ(test, field, 2 * class + 1);
+	}
+	KUNIT_EXPECT_EQ(test, n, 4U * MPATH_MAX_DEPTH);
+	KUNIT_EXPECT_EQ(test, mpath_inflight_get(&f, MPATH_IO_PLAIN, &field,
+						 4 * MPATH_MAX_DEPTH), 0U);
+	for (i = 0; i < MPATH_MAX_DEPTH; i++)
 		mpath_inflight_end(&f, 0);
-	KUNIT_EXPECT_EQ(test, mpath_inflight_read(&f), 4096U);
-	/* Generation 0 is empty: the tick makes it current again. */
-	KUNIT_EXPECT_EQ(test, mpath_inflight_tick(&f, 2), 0UL);
-	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, 5), 3UL);
-	for (i = 0; i < 4096; i++)
+	KUNIT_EXPECT_EQ(test, mpath_inflight_read(&f), 3U * MPATH_MAX_DEPTH);
+	/* Plain generation 0 is empty: the tick makes it current again. */
+	KUNIT_EXPECT_EQ(test, mpath_inflight_tick(&f, MPATH_IO_PLAIN, 2), 0UL);
+	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, MPATH_IO_PLAIN, 5), 3UL);
+	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, MPATH_IO_SLOW, 5), 4UL);
+	for (i = 0; i < MPATH_MAX_DEPTH; i++)
 		mpath_inflight_end(&f, 1);
+	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, MPATH_IO_PLAIN, 5), 0UL);
+	for (field = 2; field < 4; field++)
+		for (i = 0; i < MPATH_MAX_DEPTH; i++)
+			mpath_inflight_end(&f, field);
 	KUNIT_EXPECT_EQ(test, mpath_inflight_read(&f), 0U);
-	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, 5), 0UL);
+	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, MPATH_IO_SLOW, 5), 0UL);
+}
+
+/* The class of each kind of bio, on a path with and without FUA. */
+static const struct class_case {
+	const char		*desc;
+	blk_opf_t		opf;
+	bool			fua;
+	enum mpath_io_class	class;
+} class_cases[] = {
+	{ "read", REQ_OP_READ, true, MPATH_IO_PLAIN },
+	{ "read-ahead", REQ_OP_READ | REQ_RAHEAD, false, MPATH_IO_PLAIN },
+	{ "write", REQ_OP_WRITE, false, MPATH_IO_PLAIN },
+	{ "sync write", REQ_OP_WRITE | REQ_SYNC, false, MPATH_IO_PLAIN },
+	{ "FUA write, device with FUA", REQ_OP_WRITE | REQ_FUA, true,
+	  MPATH_IO_PLAIN },
+	{ "FUA write, device without FUA", REQ_OP_WRITE | REQ_FUA, false,
+	  MPATH_IO_SLOW },
+	{ "empty flush (preflush write)", REQ_OP_WRITE | REQ_PREFLUSH, true,
+	  MPATH_IO_SLOW },
+	{ "preflush + FUA write", REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, true,
+	  MPATH_IO_SLOW },
+	{ "flush", REQ_OP_FLUSH, true, MPATH_IO_SLOW },
+	{ "discard", REQ_OP_DISCARD, true, MPATH_IO_SLOW },
+	{ "secure erase", REQ_OP_SECURE_ERASE, true, MPATH_IO_SLOW },
+	{ "write zeroes", REQ_OP_WRITE_ZEROES, true, MPATH_IO_SLOW },
+	{ "write zeroes, no unmap", REQ_OP_WRITE_ZEROES | REQ_NOUNMAP, false,
+	  MPATH_IO_SLOW },
+};
+
+static void class_case_desc(const struct class_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(class, class_cases, class_case_desc);
+
+static void inflight_class_test(struct kunit *test)
+{
+	const struct class_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mpath_io_class_of(c->opf, c->fua), c->class);
+}
+
+/* Each class's limit for a command timeout of @timeout jiffies. */
+static const struct limit_case {
+	const char		*desc;
+	enum mpath_io_class	class;
+	unsigned long		timeout;
+	unsigned long		limit;
+} limit_cases[] = {
+	{ "plain: the timeout", MPATH_IO_PLAIN, 3 * HZ, 3 * HZ },
+	{ "plain: sd's 30 s", MPATH_IO_PLAIN, 30 * HZ, 30 * HZ },
+	{ "slow, short timeout: WRITE SAME's 120 s", MPATH_IO_SLOW, 3 * HZ,
+	  120 * HZ },
+	{ "slow, sd's 30 s: 120 s", MPATH_IO_SLOW, 30 * HZ, 120 * HZ },
+	{ "slow, long timeout: a flush's 2x", MPATH_IO_SLOW, 100 * HZ,
+	  200 * HZ },
+};
+
+static void limit_case_desc(const struct limit_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(limit, limit_cases, limit_case_desc);
+
+static void inflight_limit_test(struct kunit *test)
+{
+	const struct limit_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mpath_inflight_limit(c->class, c->timeout),
+			c->limit);
 }
 
 static struct kunit_case inflight_test_cases[] = {
 	KUNIT_CASE_PARAM(inflight_script_test, inflight_gen_params),
-	KUNIT_CASE(inflight_halves_test),
+	KUNIT_CASE(inflight_fields_test),
+	KUNIT_CASE_PARAM(inflight_class_test, class_gen_params),
+	KUNIT_CASE_PARAM(inflight_limit_test, limit_gen_params),
 	{}
 };
 

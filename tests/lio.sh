@@ -98,14 +98,16 @@ lio_teardown() {
 	return 0
 }
 
-# LIO tcm_loop: one file LU (lu0) behind loopback ports, each port its own
+# LIO tcm_loop: one LU (lu0) behind loopback ports, each port its own
 # SCSI host and I_T nexus (initiator port naa.50014050000000fN), as
-# ../shared/lio-testbed.md sets it up.
+# ../shared/lio-testbed.md sets it up.  LOOP_LU is the LU's configfs
+# directory: a file LU (loop_setup) or a block device's (loop_setup_iblock).
 LOOP=$LIO/loopback
+LOOP_LU=$LIO/core/fileio_0/lu0
 
 # loop_setup [MB]: the LU, no port yet
 loop_setup() {
-	local mb=${1:-64} D=$LIO/core/fileio_0/lu0
+	local mb=${1:-64} D=$LOOP_LU
 	modprobe -a target_core_mod target_core_file tcm_loop 2>/dev/null ||
 		skip "no LIO tcm_loop modules"
 	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
@@ -119,25 +121,39 @@ loop_setup() {
 	echo 1 > $D/enable
 }
 
+# loop_setup_iblock DEV: the LU on block device DEV (LIO's iblock backend,
+# which passes a SYNCHRONIZE CACHE on as a flush of DEV), no port yet
+loop_setup_iblock() {
+	modprobe -a target_core_mod target_core_iblock tcm_loop 2>/dev/null ||
+		skip "no LIO iblock or tcm_loop modules"
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	mkdir -p /tmp/lio-db/pr && echo /tmp/lio-db > $LIO/dbroot
+	LOOP_LU=$LIO/core/iblock_0/lu0
+	mkdir -p $LOOP_LU
+	echo "udev_path=$1" > $LOOP_LU/control
+	echo serial0000 > $LOOP_LU/wwn/vpd_unit_serial
+	echo 1 > $LOOP_LU/enable
+}
+
 # loop_add_port N: port N exports lu0 as its LUN 0
 loop_add_port() {
 	local W=$LOOP/naa.50014050000000a$1/tpgt_1
 	mkdir -p $W/lun/lun_0
 	echo "naa.50014050000000f$1" > $W/nexus
-	ln -s $LIO/core/fileio_0/lu0 $W/lun/lun_0/lu0
+	ln -s $LOOP_LU $W/lun/lun_0/lu0
 }
 
 # loop_add_lun N L: port N exports lu0 as its LUN L too (one more lunpath)
 loop_add_lun() {
 	local W=$LOOP/naa.50014050000000a$1/tpgt_1
 	mkdir -p $W/lun/lun_$2
-	ln -s $LIO/core/fileio_0/lu0 $W/lun/lun_$2/lu0
+	ln -s $LOOP_LU $W/lun/lun_$2/lu0
 }
 
 # loop_tpg NAME ID: a target port group of lu0 (ALUA)
 loop_tpg() {
-	mkdir -p $LIO/core/fileio_0/lu0/alua/$1
-	echo "$2" > $LIO/core/fileio_0/lu0/alua/$1/tg_pt_gp_id
+	mkdir -p $LOOP_LU/alua/$1
+	echo "$2" > $LOOP_LU/alua/$1/tg_pt_gp_id
 }
 
 # loop_port_tpg N NAME: port N joins target port group NAME
@@ -146,7 +162,7 @@ loop_port_tpg() { echo "$2" > $LOOP/naa.50014050000000a$1/tpgt_1/lun/lun_0/alua_
 # loop_alua NAME STATE: the group's asymmetric access state (0 active/
 # optimized, 1 active/non-optimized, 2 standby, 3 unavailable, 15
 # transitioning), an implicit transition
-loop_alua() { echo "$2" > $LIO/core/fileio_0/lu0/alua/$1/alua_access_state; }
+loop_alua() { echo "$2" > $LOOP_LU/alua/$1/alua_access_state; }
 
 # loop_port_online N online|offline: port N's transport
 loop_port_online() { echo "$2" > $LOOP/naa.50014050000000a$1/tpgt_1/transport_status; }
@@ -169,13 +185,13 @@ loop_teardown() {
 	done
 	[ ${#links[@]} -eq 0 ] || rm -f "${links[@]}"
 	rmdir "${luns[@]}" "${ports[@]}" $LOOP 2>/dev/null
-	for W in $LIO/core/fileio_0/lu0/alua/*; do
+	for W in $LOOP_LU/alua/*; do
 		[ -d "$W" ] && [ "${W##*/}" != default_tg_pt_gp ] && gps+=("$W")
 	done
 	[ ${#gps[@]} -eq 0 ] || rmdir "${gps[@]}" 2>/dev/null
-	rmdir $LIO/core/fileio_0/lu0 $LIO/core/fileio_0 2>/dev/null
+	rmdir $LOOP_LU ${LOOP_LU%/*} 2>/dev/null
 	settle
-	modprobe -r tcm_loop target_core_file 2>/dev/null
+	for W in tcm_loop target_core_file target_core_iblock; do modprobe -r $W 2>/dev/null; done
 	return 0
 }
 

@@ -199,10 +199,14 @@ static struct mpath_io *mpath_hq_leave(struct mpath_lun *lun, u64 now)
 static __always_inline bool mpath_path_get_tag(struct mpath_path *path,
 						struct mpath_io *io)
 {
+	blk_opf_t opf = io->orig->bi_opf;
 	unsigned int active;
 
-	active = mpath_inflight_get(&path->inflight, &io->gen,
-				    READ_ONCE(path->depth));
+	/* The path's disk is open while its ref is live. */
+	active = mpath_inflight_get(&path->inflight,
+				    mpath_io_class_of(opf, (opf & REQ_FUA) &&
+						      bdev_fua(path->bdev)),
+				    &io->gen, READ_ONCE(path->depth));
 	if (!active)
 		return false;
 	/* 0: a busy period begun with stats off is not counted. */

@@ -6,21 +6,25 @@
  * to the path's SCSI device as its command timeout (the value of
  * /sys/block/sdX/device/timeout, as HP-UX's esd_secs per lunpath), so the
  * SCSI midlayer aborts a command the device does not answer after that
- * time, and it is the threshold of the LUN's watchdog.  With no value set
- * (the default) the device's own timeout is left alone and still used as
- * the threshold.  The device's own value is restored when the path's disk
- * is let go.
+ * time, and it is the threshold of the LUN's watchdog for reads and
+ * writes.  sd gives some commands longer: a cache flush twice the timeout
+ * (a FUA write to a device without FUA ends with one), UNMAP 30 s, WRITE
+ * SAME 120 s.  The watchdog gives every I/O of that slow class the longest,
+ * max(2 x timeout, 120 s) (mpath_inflight_limit()), so a slow flush on a
+ * healthy path does not fail it.  With no value set (the default) the device's
+ * own timeout is left alone and still used.  The device's own value is
+ * restored when the path's disk is let go.
  *
  * The watchdog catches what the SCSI timeout does not: I/O that has not
  * even reached the device (a blocked or stalled queue below us) and a path
  * that keeps some I/O waiting while other I/O completes.  No time is
- * stored per I/O: a path counts its I/O in flight in two generations
- * (mpath_path.inflight, inflight.h: the one atomic add per I/O it makes
- * anyway), which the watchdog ages.  While the LUN has I/O in flight, the
- * watchdog looks every MPATH_WATCHDOG_TICK at the paths of its map: where
- * the older generation has emptied it starts a new one, and a path whose
- * older generation began longer than its timeout ago holds an I/O older
- * than that and is failed.  So new and waiting I/O goes to the other paths
+ * stored per I/O: a path counts its I/O in flight by class (plain, slow)
+ * in two generations each (mpath_path.inflight, inflight.h: the one atomic
+ * add per I/O it makes anyway), which the watchdog ages.  While the LUN has
+ * I/O in flight, the watchdog looks every MPATH_WATCHDOG_TICK at the paths
+ * of its map: where a class's older generation has emptied it starts a new
+ * one, and a path where one began longer than its class's limit ago holds
+ * an I/O older than that and is failed.  So new and waiting I/O goes to the other paths
  * at most two ticks after the timeout (more only while an older I/O waits
  * too, which is then the one failing the path).  The I/O already on the
  * hung path cannot be taken back (a late write could land after a newer
@@ -83,22 +87,44 @@ void mpath_path_restore_timeout(struct mpath_path *path)
 }
 
 /*
- * Does @path hold an I/O older than its timeout?  The prober does not
+ * Age @path's I/O at @now, class by class: the age of the oldest I/O of a
+ * class that has stayed longer than its class allows (@limit: that
+ * allowance), else 0.
+ */
+static unsigned long mpath_path_overdue(struct mpath_path *path,
+					unsigned long now, unsigned long *limit)
+{
+	unsigned long timeout = mpath_path_timeout(path), age, overdue = 0;
+	unsigned int class;
+
+	for (class = 0; class < MPATH_IO_CLASSES; class++) {
+		age = mpath_inflight_tick(&path->inflight, class, now);
+		if (!overdue && age > mpath_inflight_limit(class, timeout)) {
+			overdue = age;
+			*limit = mpath_inflight_limit(class, timeout);
+		}
+	}
+	return overdue;
+}
+
+/*
+ * Does @path hold an I/O older than its class allows?  The prober does not
  * reinstate such a path: it would only be failed again.  Its ticks age the
  * path's I/O while the path is out of the map, where the watchdog does not
  * look.
  */
 bool mpath_path_hung(struct mpath_path *path)
 {
-	return mpath_inflight_tick(&path->inflight, jiffies) >
-	       mpath_path_timeout(path);
+	unsigned long limit;
+
+	return mpath_path_overdue(path, jiffies, &limit);
 }
 
 void mpath_watchdog_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(to_delayed_work(work),
 					     struct mpath_lun, watchdog_work);
-	unsigned long now = jiffies, age, timeout;
+	unsigned long now = jiffies, age, limit;
 	struct mpath_path_map *map;
 	struct mpath_path *path;
 	bool busy = false;
@@ -108,17 +134,17 @@ void mpath_watchdog_work(struct work_struct *work)
 	map = rcu_dereference(lun->map);
 	for (i = 0; map && i < map->nr; i++) {
 		path = map->paths[i];
-		age = mpath_inflight_tick(&path->inflight, now);
+		age = mpath_path_overdue(path, now, &limit);
 		if (!mpath_path_inflight(path))
 			continue;
 		busy = true;
-		timeout = mpath_path_timeout(path);
-		if (age <= timeout || !mpath_path_usable(path))
+		if (!age || !mpath_path_usable(path))
 			continue;
 		sdev_printk(KERN_WARNING, path->sdev,
-			    "mpath_shim: mpath%d: an I/O has waited over %u ms on this lunpath, io_timeout %u ms\n",
+			    "mpath_shim: mpath%d: an I/O has waited over %u ms on this lunpath, its limit %u ms (io_timeout %u ms)\n",
 			    lun->name->index, jiffies_to_msecs(age),
-			    jiffies_to_msecs(timeout));
+			    jiffies_to_msecs(limit),
+			    jiffies_to_msecs(mpath_path_timeout(path)));
 		/* One watchdog runs per LUN at a time: the only writer. */
 		if (mpath_path_report_error(path))
 			WRITE_ONCE(path->io_timeouts, path->io_timeouts + 1);

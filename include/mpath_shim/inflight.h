@@ -1,81 +1,124 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * I/O in flight on a lunpath, counted in two age generations.
+ * I/O in flight on a lunpath, by class, each counted in two age generations.
  *
- * One atomic64 counts the path's I/O in flight, generation 0 in its low 32
- * bits and generation 1 in its high 32 bits.  An I/O joins the current
- * generation when it takes a tag and leaves the generation it joined when
- * it completes: one atomic add each way on the path's hot cache line, which
+ * The watchdog gives an I/O as long as the SCSI layer gives its command.
+ * sd sends a read or write with the device's timeout, but gives a cache
+ * flush twice that and UNMAP and WRITE SAME 30 s and 120 s: an I/O of the
+ * slow class (a flush, a FUA write the device completes with a flush, a
+ * discard, a write of zeroes) may take longer than the plain io_timeout on
+ * a healthy path.  So the two classes are aged apart.
+ *
+ * One atomic64 counts the path's I/O in flight in four 16-bit fields, one
+ * per class and generation (a path has at most MPATH_MAX_Q_DEPTH, 4096,
+ * in flight: no field spills).  An I/O joins its class's current
+ * generation when it takes a tag and leaves the field it joined when it
+ * completes: one atomic add each way on the path's hot cache line, which
  * is the count the policies and the utilization figures read anyway.  No
  * per-I/O timestamp is stored.
  *
- * The LUN's watchdog, and the prober of a path outside the map, age the
- * generations (mpath_inflight_tick(), under @lock): when the older
- * generation is empty, every I/O that
- * joined it has completed, so the current one becomes the older one and
- * the empty one takes new I/O from now on (@since).  While the older
- * generation is not empty, its I/Os all read @gen before @since: each has
- * been in flight longer than now - @since, the age the watchdog compares
- * with the path's timeout.  That bound is never too high (no path is failed
- * early); it is low by at most one tick for an I/O that hangs while
- * everything else completes, more only while an older I/O also waits.
+ * The LUN's watchdog, and the prober of a path outside the map, age each
+ * class's generations (mpath_inflight_tick(), under @lock): when the older
+ * generation is empty, every I/O that joined it has completed, so the
+ * current one becomes the older one and the empty one takes new I/O from
+ * now on (@since).  While the older generation is not empty, its I/Os all
+ * read @gen before @since: each has been in flight longer than now -
+ * @since, the age the watchdog compares with the class's limit.  That bound
+ * is never too high (no path is failed early); it is low by at most one
+ * tick for an I/O that hangs while everything else completes, more only
+ * while an older I/O also waits.
  */
 #ifndef _MPATH_SHIM_INFLIGHT_H
 #define _MPATH_SHIM_INFLIGHT_H
 
 #include <linux/atomic.h>
+#include <linux/blk_types.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/kernel.h>
+
+/* The classes of I/O the watchdog times apart. */
+enum mpath_io_class {
+	MPATH_IO_PLAIN,		/* the command timeout */
+	MPATH_IO_SLOW,		/* flush, discard, zeroes: sd gives them longer */
+	MPATH_IO_CLASSES,
+};
+
+/* sd's longest command time of the slow class: WRITE SAME's 120 s. */
+#define MPATH_SLOW_IO_SECS	120
 
 /**
- * struct mpath_inflight - a lunpath's I/O in flight, by generation
- * @count:	generation 0 in the low half, generation 1 in the high half
- * @gen:	the generation I/O joins now; under @lock, read per I/O
- * @since:	jiffies when @gen became the current generation; under @lock
+ * struct mpath_inflight - a lunpath's I/O in flight, by class and generation
+ * @count:	field 2 * class + generation holds bits 16 * field.. of it
+ * @gen:	the generation each class's I/O joins now; under @lock, read
+ *		per I/O
+ * @since:	jiffies when that became the current generation; under @lock
  * @lock:	serialises the ticks (never taken by I/O)
  */
 struct mpath_inflight {
 	atomic64_t	count;
-	unsigned int	gen;
-	unsigned long	since;
+	u8		gen[MPATH_IO_CLASSES];
+	unsigned long	since[MPATH_IO_CLASSES];
 	spinlock_t	lock;
 };
 
-static inline u64 mpath_inflight_unit(unsigned int gen)
+/*
+ * The class of an I/O of @opf sent to a path whose device does (@fua) or
+ * does not have FUA: without it the block layer completes a FUA write with
+ * a cache flush.
+ */
+static inline enum mpath_io_class mpath_io_class_of(blk_opf_t opf, bool fua)
 {
-	return gen ? 1ULL << 32 : 1;
+	switch (opf & REQ_OP_MASK) {
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+	case REQ_OP_WRITE_ZEROES:
+	case REQ_OP_FLUSH:
+		return MPATH_IO_SLOW;
+	default:
+		if ((opf & REQ_PREFLUSH) || ((opf & REQ_FUA) && !fua))
+			return MPATH_IO_SLOW;
+		return MPATH_IO_PLAIN;
+	}
+}
+
+/*
+ * How long an I/O of @class may stay on a path whose command timeout is
+ * @timeout jiffies: sd's own limit for it (flush: 2 x @timeout).
+ */
+static inline unsigned long mpath_inflight_limit(enum mpath_io_class class,
+						 unsigned long timeout)
+{
+	if (class == MPATH_IO_PLAIN)
+		return timeout;
+	return max(2 * timeout, (unsigned long)MPATH_SLOW_IO_SECS * HZ);
+}
+
+static inline u64 mpath_inflight_unit(unsigned int field)
+{
+	return 1ULL << (16 * field);
 }
 
 static inline unsigned int mpath_inflight_total(u64 count)
 {
+	/* Two sums of two fields each (at most 2 x 65535: no carry out). */
+	count = (count & 0x0000ffff0000ffffULL) +
+		((count >> 16) & 0x0000ffff0000ffffULL);
 	return lower_32_bits(count) + upper_32_bits(count);
 }
 
-/* An I/O joins the current generation, kept in @gen; returns the total. */
-static inline unsigned int mpath_inflight_start(struct mpath_inflight *f,
-						u8 *gen)
-{
-	*gen = READ_ONCE(f->gen);
-	return mpath_inflight_total(atomic64_add_return(mpath_inflight_unit(*gen),
-							&f->count));
-}
-
-/* The I/O of generation @gen completed; returns how many are left. */
-static inline unsigned int mpath_inflight_end(struct mpath_inflight *f, u8 gen)
-{
-	return mpath_inflight_total(atomic64_sub_return(mpath_inflight_unit(gen),
-							&f->count));
-}
-
 /*
- * An I/O takes one of the path's @depth tags: it joins the current
- * generation if fewer than @depth are in flight (a compare-and-exchange, so
- * the count never goes past @depth for a moment, as an add taken back
- * would).  Returns the total with it, or 0 if the path is full.
+ * An I/O of @class takes one of the path's @depth tags: it joins the
+ * class's current generation, kept in @field, if fewer than @depth are in
+ * flight (a compare-and-exchange, so the count never goes past @depth for
+ * a moment, as an add taken back would).  Returns the total with it, or 0
+ * if the path is full.
  */
 static inline unsigned int mpath_inflight_get(struct mpath_inflight *f,
-					      u8 *gen, unsigned int depth)
+					      enum mpath_io_class class,
+					      u8 *field, unsigned int depth)
 {
 	s64 old = atomic64_read(&f->count);
 	s64 new;
@@ -83,10 +126,18 @@ static inline unsigned int mpath_inflight_get(struct mpath_inflight *f,
 	do {
 		if (mpath_inflight_total(old) >= depth)
 			return 0;
-		*gen = READ_ONCE(f->gen);
-		new = old + mpath_inflight_unit(*gen);
+		*field = 2 * class + READ_ONCE(f->gen[class]);
+		new = old + mpath_inflight_unit(*field);
 	} while (!atomic64_try_cmpxchg(&f->count, &old, new));
 	return mpath_inflight_total(new);
+}
+
+/* The I/O counted in @field completed; returns how many are left. */
+static inline unsigned int mpath_inflight_end(struct mpath_inflight *f,
+					      u8 field)
+{
+	return mpath_inflight_total(atomic64_sub_return(mpath_inflight_unit(field),
+							&f->count));
 }
 
 /* I/Os in flight. */
@@ -97,7 +148,8 @@ static inline unsigned int mpath_inflight_read(const struct mpath_inflight *f)
 
 void mpath_inflight_init(struct mpath_inflight *f, unsigned long now);
 unsigned long mpath_inflight_age(const struct mpath_inflight *f,
-				 unsigned long now);
-unsigned long mpath_inflight_tick(struct mpath_inflight *f, unsigned long now);
+				 enum mpath_io_class class, unsigned long now);
+unsigned long mpath_inflight_tick(struct mpath_inflight *f,
+				  enum mpath_io_class class, unsigned long now);
 
 #endif /* _MPATH_SHIM_INFLIGHT_H */

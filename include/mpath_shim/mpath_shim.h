@@ -576,7 +576,7 @@ struct mpath_path {
  * @path_errors: path errors it had since @first_error
  * @first_error: jiffies of the first path error of the current window
  * @counted:	counted in path->active_bytes (load-tracking policy)
- * @gen:	the generation of path->inflight it joined
+ * @gen:	the field of path->inflight it joined (its class and generation)
  * @queued_ns:	when it entered the host queue, 0 if it never did
  * @bytes:	size of the I/O
  * @ahead:	bytes in flight on the path when it was sent, its own included
