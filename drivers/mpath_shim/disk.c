@@ -121,13 +121,18 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 #define MPATH_LIMITS_FREEZE_TIMEOUT	HZ
 
 /*
- * Commit @l to /dev/mpathN's queue, the administrator's max_sectors_kb
- * kept.  Returns 0, or the error the block layer refused them with.
+ * Commit @l to /dev/mpathN's queue, keeping what the administrator set in
+ * its queue/ files (max_sectors_kb, discard_max_bytes, write_cache,
+ * rotational, stable_writes, iostats) once the disk has its paths' limits:
+ * a feature she turned on or off since the last commit stays as she set it
+ * from then on.  Returns 0, or the error the block layer refused them with.
  */
 static int mpath_disk_commit_limits(struct mpath_lun *lun,
 				    struct mpath_disk_limits *l)
 {
+	struct mpath_queue_admin *a = &lun->queue_admin;
 	struct request_queue *q = lun->disk->queue;
+	blk_features_t features = l->features, now, changed;
 	struct queue_limits cur;
 	bool frozen;
 	int ret;
@@ -137,10 +142,16 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 	if (mpath_should_fail(MPATH_FAULT_LIMITS))
 		return -EINVAL;
 	cur = queue_limits_start_update(q);
-	if (lun->limits_set)
-		mpath_limits_keep_user(&l->lim, &cur);
+	if (lun->limits_set) {
+		now = mpath_queue_admin_features(q);
+		changed = now ^ a->committed;
+		a->set |= changed;
+		a->on = (a->on & ~changed) | (now & changed);
+		features = (features & ~a->set) | (a->on & a->set);
+		mpath_limits_keep_user(&l->lim, &cur, q, a);
+	}
 	frozen = mpath_freeze_queue_timeout(q, MPATH_LIMITS_FREEZE_TIMEOUT);
-	ret = mpath_queue_limits_commit(q, &l->lim, l->features);
+	ret = mpath_queue_limits_commit(q, &l->lim, features, a);
 	mpath_unfreeze_queue(q);
 	if (!frozen)
 		pr_info_ratelimited("%s: queue limits updated with a submitter asleep in submit_bio\n",
@@ -154,7 +165,7 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
  * were stacked anew: a limit a departed path imposed goes with it, discard,
  * write zeroes and REQ_NOWAIT only if every path has them, stable pages and
  * read-only if any path needs them, a write cache (and FUA) if any path has
- * one.  The administrator's max_sectors_kb is kept (within max_hw_sectors).  Called
+ * one.  What the administrator set on the queue is kept.  Called
  * when a path's disk is published or let go, and on every probe tick (sd
  * may turn UNMAP or the write cache off on a path without telling us).
  */

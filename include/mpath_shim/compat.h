@@ -283,19 +283,112 @@ static inline bool mpath_freeze_queue_timeout(struct request_queue *q,
 }
 
 /*
+ * What the administrator set in /dev/mpathN's queue/ files, kept when the
+ * shim stacks its paths' limits again (mpath_limits_keep_user()).  6.11
+ * keeps a write cache turned off (BLK_FLAG_WRITE_CACHE_DISABLED) and
+ * discard_max_bytes (max_user_discard_sectors) in the limits, 6.9
+ * max_sectors_kb (max_user_sectors); before, her write overwrites the
+ * queue's flag or limit, and the shim tells it apart from what it
+ * committed last.  Under the LUN's limits_lock.
+ * @set:	features she turned on or off (of MPATH_ADMIN_FEATURES)
+ * @on:		and their values
+ * @committed:	the features of MPATH_ADMIN_FEATURES last committed
+ * @wc_off:	she turned the write cache off (before 6.11)
+ * @discard_set: she set discard_max_bytes, to @max_discard (sectors)
+ * @max_sectors: her max_sectors_kb in sectors, 0 for none (before 6.9)
+ * @committed_max_discard: and @committed_max_sectors: the values last
+ *		committed
+ */
+struct mpath_queue_admin {
+	blk_features_t	set;
+	blk_features_t	on;
+	blk_features_t	committed;
+#ifndef MPATH_HAVE_BLK_FEAT
+	bool		wc_off;
+	bool		discard_set;
+	unsigned int	max_discard;
+	unsigned int	committed_max_discard;
+#endif
+#ifndef MPATH_HAVE_LIMITS_COMMIT
+	unsigned int	max_sectors;
+	unsigned int	committed_max_sectors;
+#endif
+};
+
+/* Features an administrator may turn on or off in a disk's queue/ files. */
+#define MPATH_ADMIN_FEATURES	(BLK_FEAT_ROTATIONAL | BLK_FEAT_STABLE_WRITES | \
+				 BLK_FEAT_IO_STAT)
+
+/* The features of MPATH_ADMIN_FEATURES @q has now. */
+static inline blk_features_t mpath_queue_admin_features(struct request_queue *q)
+{
+#ifdef MPATH_HAVE_BLK_FEAT
+	return q->limits.features & MPATH_ADMIN_FEATURES;
+#else
+	blk_features_t f = 0;
+
+	if (!blk_queue_nonrot(q))
+		f |= BLK_FEAT_ROTATIONAL;
+	if (test_bit(QUEUE_FLAG_STABLE_WRITES, &q->queue_flags))
+		f |= BLK_FEAT_STABLE_WRITES;
+	if (blk_queue_io_stat(q))
+		f |= BLK_FEAT_IO_STAT;
+	return f;
+#endif
+}
+
+/*
+ * Keep in @lim, about to be committed to @q, the limits the administrator
+ * set: @cur, @q's limits now, holds them, or (before 6.9 and 6.11) what
+ * differs from @a's last committed values.
+ */
+static inline void mpath_limits_keep_user(struct queue_limits *lim,
+					  const struct queue_limits *cur,
+					  struct request_queue *q,
+					  struct mpath_queue_admin *a)
+{
+#ifdef MPATH_HAVE_LIMITS_COMMIT
+	lim->max_user_sectors = cur->max_user_sectors;
+#else
+	if (cur->max_sectors != a->committed_max_sectors)
+		a->max_sectors = cur->max_sectors;
+	if (a->max_sectors)
+		lim->max_sectors = min(a->max_sectors, lim->max_hw_sectors);
+#endif
+#ifdef MPATH_HAVE_BLK_FEAT
+	lim->max_user_discard_sectors = cur->max_user_discard_sectors;
+	lim->flags |= cur->flags & BLK_FLAG_WRITE_CACHE_DISABLED;
+#else
+	if (cur->max_discard_sectors != a->committed_max_discard) {
+		a->discard_set = true;
+		a->max_discard = cur->max_discard_sectors;
+	}
+	if (a->discard_set)
+		lim->max_discard_sectors = min(a->max_discard,
+					       lim->max_hw_discard_sectors);
+	/* "write through" clears WC; the device's cache (HW_WC) stays. */
+	if (test_bit(QUEUE_FLAG_HW_WC, &q->queue_flags))
+		a->wc_off = !test_bit(QUEUE_FLAG_WC, &q->queue_flags);
+#endif
+}
+
+/*
  * Set @q's limits to @lim and its features (of MPATH_FEATURES) to
- * @features; after queue_limits_start_update(), with the queue frozen.
+ * @features, the write cache off if the administrator turned it off (@a);
+ * after queue_limits_start_update(), with the queue frozen.  Once
+ * committed, @a remembers what was.
  */
 static inline int mpath_queue_limits_commit(struct request_queue *q,
 					    struct queue_limits *lim,
-					    blk_features_t features)
+					    blk_features_t features,
+					    struct mpath_queue_admin *a)
 {
-#ifdef MPATH_HAVE_BLK_FEAT
-	lim->features = (lim->features & ~MPATH_FEATURES) | features;
-	return queue_limits_commit_update(q, lim);
-#else
 	int ret = 0;
 
+#ifdef MPATH_HAVE_BLK_FEAT
+	lim->features = (lim->features & ~MPATH_FEATURES) | features;
+	ret = queue_limits_commit_update(q, lim);
+#else
 #ifdef MPATH_HAVE_LIMITS_COMMIT
 	ret = queue_limits_commit_update(q, lim);
 #else
@@ -309,22 +402,17 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 	mpath_compat_flag(q, QUEUE_FLAG_NOWAIT, features & BLK_FEAT_NOWAIT);
 	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
 			      features & BLK_FEAT_FUA);
+	if (a->wc_off)
+		blk_queue_flag_clear(QUEUE_FLAG_WC, q);
+	if (!ret)
+		a->committed_max_discard = q->limits.max_discard_sectors;
+#endif
+#ifndef MPATH_HAVE_LIMITS_COMMIT
+	a->committed_max_sectors = q->limits.max_sectors;
+#endif
+	if (!ret)
+		a->committed = features & MPATH_ADMIN_FEATURES;
 	return ret;
-#endif
-}
-
-/*
- * The limit the administrator set through max_sectors_kb: 6.9 keeps it in
- * max_user_sectors (0: none), before that it is max_sectors itself.
- */
-static inline void mpath_limits_keep_user(struct queue_limits *lim,
-					  const struct queue_limits *cur)
-{
-#ifdef MPATH_HAVE_LIMITS_COMMIT
-	lim->max_user_sectors = cur->max_user_sectors;
-#else
-	lim->max_sectors = min(cur->max_sectors, lim->max_hw_sectors);
-#endif
 }
 
 #endif /* _MPATH_SHIM_COMPAT_H */

@@ -270,6 +270,8 @@ enum mpath_lun_state {
  * @stacked:	the paths' limits and features as last tried on @disk
  *		(committed or refused); under @limits_lock
  * @stacked_valid: @stacked holds a try; under @limits_lock
+ * @queue_admin: what the administrator set in @disk's queue/ files, kept
+ *		across commits; under @limits_lock
  * @io_pool:	its I/Os' contexts when this CPU's cache has none, with its
  *		own reserve (iocache.c)
  * @requeue_lock: protects @requeue_list
@@ -373,6 +375,7 @@ struct mpath_lun {
 	bool			limits_set;
 	struct mpath_disk_limits stacked;
 	bool			stacked_valid;
+	struct mpath_queue_admin queue_admin;
 	mempool_t		io_pool;
 
 	spinlock_t		requeue_lock;
