@@ -206,30 +206,36 @@ static void inflight_fields_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpath_inflight_age(&f, MPATH_IO_SLOW, 5), 0UL);
 }
 
-/* The class of each kind of bio, on a path with and without FUA. */
+#define WC	MPATH_DEV_WC
+#define WC_FUA	(MPATH_DEV_WC | MPATH_DEV_FUA)
+
+/* The class of each kind of bio, by how the path's device takes flushes. */
 static const struct class_case {
 	const char		*desc;
 	blk_opf_t		opf;
-	bool			fua;
+	unsigned int		dev;
 	enum mpath_io_class	class;
 } class_cases[] = {
-	{ "read", REQ_OP_READ, true, MPATH_IO_PLAIN },
-	{ "read-ahead", REQ_OP_READ | REQ_RAHEAD, false, MPATH_IO_PLAIN },
-	{ "write", REQ_OP_WRITE, false, MPATH_IO_PLAIN },
-	{ "sync write", REQ_OP_WRITE | REQ_SYNC, false, MPATH_IO_PLAIN },
-	{ "FUA write, device with FUA", REQ_OP_WRITE | REQ_FUA, true,
+	{ "read", REQ_OP_READ, WC_FUA, MPATH_IO_PLAIN },
+	{ "read-ahead", REQ_OP_READ | REQ_RAHEAD, 0, MPATH_IO_PLAIN },
+	{ "write", REQ_OP_WRITE, WC, MPATH_IO_PLAIN },
+	{ "sync write", REQ_OP_WRITE | REQ_SYNC, WC, MPATH_IO_PLAIN },
+	{ "FUA write, device with FUA", REQ_OP_WRITE | REQ_FUA, WC_FUA,
 	  MPATH_IO_PLAIN },
-	{ "FUA write, device without FUA", REQ_OP_WRITE | REQ_FUA, false,
+	{ "FUA write, device without FUA", REQ_OP_WRITE | REQ_FUA, WC,
 	  MPATH_IO_SLOW },
-	{ "empty flush (preflush write)", REQ_OP_WRITE | REQ_PREFLUSH, true,
+	{ "FUA write, no write cache (FUA dropped)", REQ_OP_WRITE | REQ_FUA, 0,
+	  MPATH_IO_PLAIN },
+	{ "empty flush (preflush write)", REQ_OP_WRITE | REQ_PREFLUSH, WC_FUA,
 	  MPATH_IO_SLOW },
-	{ "preflush + FUA write", REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, true,
+	{ "preflush, no write cache (dropped)", REQ_OP_WRITE | REQ_PREFLUSH, 0,
+	  MPATH_IO_PLAIN },
+	{ "preflush + FUA write", REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, WC,
 	  MPATH_IO_SLOW },
-	{ "flush", REQ_OP_FLUSH, true, MPATH_IO_SLOW },
-	{ "discard", REQ_OP_DISCARD, true, MPATH_IO_SLOW },
-	{ "secure erase", REQ_OP_SECURE_ERASE, true, MPATH_IO_SLOW },
-	{ "write zeroes", REQ_OP_WRITE_ZEROES, true, MPATH_IO_SLOW },
-	{ "write zeroes, no unmap", REQ_OP_WRITE_ZEROES | REQ_NOUNMAP, false,
+	{ "discard", REQ_OP_DISCARD, 0, MPATH_IO_SLOW },
+	{ "secure erase", REQ_OP_SECURE_ERASE, WC, MPATH_IO_SLOW },
+	{ "write zeroes", REQ_OP_WRITE_ZEROES, 0, MPATH_IO_SLOW },
+	{ "write zeroes, no unmap", REQ_OP_WRITE_ZEROES | REQ_NOUNMAP, WC_FUA,
 	  MPATH_IO_SLOW },
 };
 
@@ -243,7 +249,7 @@ static void inflight_class_test(struct kunit *test)
 {
 	const struct class_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, mpath_io_class_of(c->opf, c->fua), c->class);
+	KUNIT_EXPECT_EQ(test, mpath_io_class_of(c->opf, c->dev), c->class);
 }
 
 /* Each class's limit for a command timeout of @timeout jiffies. */
@@ -257,9 +263,9 @@ static const struct limit_case {
 	{ "plain: sd's 30 s", MPATH_IO_PLAIN, 30 * HZ, 30 * HZ },
 	{ "slow, short timeout: WRITE SAME's 120 s", MPATH_IO_SLOW, 3 * HZ,
 	  120 * HZ },
-	{ "slow, sd's 30 s: 120 s", MPATH_IO_SLOW, 30 * HZ, 120 * HZ },
-	{ "slow, long timeout: a flush's 2x", MPATH_IO_SLOW, 100 * HZ,
-	  200 * HZ },
+	{ "slow, sd's 30 s: flush, write, flush", MPATH_IO_SLOW, 30 * HZ,
+	  150 * HZ },
+	{ "slow, long timeout: 5x", MPATH_IO_SLOW, 100 * HZ, 500 * HZ },
 };
 
 static void limit_case_desc(const struct limit_case *c, char *desc)

@@ -123,9 +123,12 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
 /*
  * Commit @l to /dev/mpathN's queue, keeping what the administrator set in
  * its queue/ files (max_sectors_kb, discard_max_bytes, write_cache,
- * rotational, stable_writes, iostats) once the disk has its paths' limits:
- * a feature she turned on or off since the last commit stays as she set it
- * from then on.  Returns 0, or the error the block layer refused them with.
+ * rotational, stable_writes, iostats, add_random) once the disk has its
+ * paths' limits: a feature she turned on or off since the last commit stays
+ * as she set it from then on (stable pages only on while a path needs
+ * them).  read_ahead_kb is the block layer's again after a commit (6.12),
+ * as after a dm table load.  Returns 0, or the error the block layer
+ * refused them with.
  */
 static int mpath_disk_commit_limits(struct mpath_lun *lun,
 				    struct mpath_disk_limits *l)
@@ -148,6 +151,8 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 		a->set |= changed;
 		a->on = (a->on & ~changed) | (now & changed);
 		features = (features & ~a->set) | (a->on & a->set);
+		/* Not off while a path needs stable pages (DIX, digests). */
+		features |= l->features & BLK_FEAT_STABLE_WRITES;
 		mpath_limits_keep_user(&l->lim, &cur, q, a);
 	}
 	frozen = mpath_freeze_queue_timeout(q, MPATH_LIMITS_FREEZE_TIMEOUT);

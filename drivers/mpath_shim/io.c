@@ -200,13 +200,18 @@ static __always_inline bool mpath_path_get_tag(struct mpath_path *path,
 						struct mpath_io *io)
 {
 	blk_opf_t opf = io->orig->bi_opf;
-	unsigned int active;
+	unsigned int active, dev = 0;
 
-	/* The path's disk is open while its ref is live. */
+	/* How its disk takes a flush (open while the path's ref is live). */
+	if (unlikely(opf & (REQ_PREFLUSH | REQ_FUA))) {
+		if (bdev_write_cache(path->bdev))
+			dev |= MPATH_DEV_WC;
+		if (bdev_fua(path->bdev))
+			dev |= MPATH_DEV_FUA;
+	}
 	active = mpath_inflight_get(&path->inflight,
-				    mpath_io_class_of(opf, (opf & REQ_FUA) &&
-						      bdev_fua(path->bdev)),
-				    &io->gen, READ_ONCE(path->depth));
+				    mpath_io_class_of(opf, dev), &io->gen,
+				    READ_ONCE(path->depth));
 	if (!active)
 		return false;
 	/* 0: a busy period begun with stats off is not counted. */

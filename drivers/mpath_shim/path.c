@@ -822,8 +822,26 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 			clear_bit(MPATH_PATH_UNBIND_DISABLED, &path->flags);
 			return 0;
 		}
-		if (path->state != MPATH_PATH_DISABLED)
+		switch (path->state) {
+		case MPATH_PATH_ACTIVE:
+		case MPATH_PATH_ATTACHING:
+			return 0;	/* in service, or on its way */
+		case MPATH_PATH_WRONG_LU:
+			return -EBUSY;	/* until sd binds to it again */
+		case MPATH_PATH_NEW:
+			queue_work(mpath_wq, &path->attach_work);
 			return 0;
+		case MPATH_PATH_HELD:
+			/* The administrator ends the hold-off: probed now. */
+			WRITE_ONCE(path->held_until, jiffies);
+			mpath_path_set_state(path, MPATH_PATH_FAILED);
+			fallthrough;
+		case MPATH_PATH_FAILED:
+			queue_work(mpath_health_wq, &path->probe_work);
+			goto out;
+		default:
+			break;
+		}
 		/*
 		 * Back through the probe, at once: it answers, reaches the
 		 * LU and has the LUN's reservation key before I/O goes there.
@@ -864,6 +882,7 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 	} else {
 		return -EINVAL;
 	}
+out:
 	sdev_printk(KERN_INFO, path->sdev, "mpath_shim: lunpath %s by the administrator\n",
 		    strcmp(cmd, "enable") ? "disabled" : "enabled");
 	return 0;

@@ -7,11 +7,12 @@
  * /sys/block/sdX/device/timeout, as HP-UX's esd_secs per lunpath), so the
  * SCSI midlayer aborts a command the device does not answer after that
  * time, and it is the threshold of the LUN's watchdog for reads and
- * writes.  sd gives some commands longer: a cache flush twice the timeout
- * (a FUA write to a device without FUA ends with one), UNMAP 30 s, WRITE
- * SAME 120 s.  The watchdog gives every I/O of that slow class the longest,
- * max(2 x timeout, 120 s) (mpath_inflight_limit()), so a slow flush on a
- * healthy path does not fail it.  With no value set (the default) the device's
+ * writes.  sd gives some commands longer: a cache flush twice the timeout,
+ * UNMAP 30 s, WRITE SAME 120 s, and a write may come with a flush before it
+ * and (a FUA write to a device without FUA) after it.  The watchdog gives
+ * every I/O of that slow class the longest, max(5 x timeout, 120 s)
+ * (mpath_inflight_limit()), so a slow flush on a healthy path does not
+ * fail it.  With no value set (the default) the device's
  * own timeout is left alone and still used.  The device's own value is
  * restored when the path's disk is let go.
  *

@@ -253,12 +253,19 @@ static inline void mpath_compat_flag(struct request_queue *q,
 }
 #endif
 
-/* 6.9: limits are changed between a start and a commit. */
+/*
+ * 6.9: limits are changed between a start and a commit, under the queue's
+ * limits_lock, which its queue/ files' stores take too.  Before, those take
+ * sysfs_lock: held here until mpath_queue_limits_commit(), so an
+ * administrator's write is not lost between the snapshot and the commit.
+ */
 #ifndef MPATH_HAVE_LIMITS_COMMIT
 static inline struct queue_limits
 queue_limits_start_update(struct request_queue *q)
+	__acquires(&q->sysfs_lock)
 {
-	return q->limits;	/* the caller serialises its updates */
+	mutex_lock(&q->sysfs_lock);
+	return q->limits;
 }
 #endif
 
@@ -315,9 +322,17 @@ struct mpath_queue_admin {
 #endif
 };
 
-/* Features an administrator may turn on or off in a disk's queue/ files. */
+/*
+ * Features an administrator may turn on or off in a disk's queue/ files
+ * that the commit sets (6.1 leaves add_random's flag alone).
+ */
+#ifdef MPATH_HAVE_BLK_FEAT
+#define MPATH_ADMIN_FEATURES	(BLK_FEAT_ROTATIONAL | BLK_FEAT_STABLE_WRITES | \
+				 BLK_FEAT_IO_STAT | BLK_FEAT_ADD_RANDOM)
+#else
 #define MPATH_ADMIN_FEATURES	(BLK_FEAT_ROTATIONAL | BLK_FEAT_STABLE_WRITES | \
 				 BLK_FEAT_IO_STAT)
+#endif
 
 /* The features of MPATH_ADMIN_FEATURES @q has now. */
 static inline blk_features_t mpath_queue_admin_features(struct request_queue *q)
@@ -353,7 +368,8 @@ static inline void mpath_limits_keep_user(struct queue_limits *lim,
 	if (cur->max_sectors != a->committed_max_sectors)
 		a->max_sectors = cur->max_sectors;
 	if (a->max_sectors)
-		lim->max_sectors = min(a->max_sectors, lim->max_hw_sectors);
+		lim->max_sectors = min3(a->max_sectors, lim->max_hw_sectors,
+					lim->max_dev_sectors ?: UINT_MAX);
 #endif
 #ifdef MPATH_HAVE_BLK_FEAT
 	lim->max_user_discard_sectors = cur->max_user_discard_sectors;
@@ -382,6 +398,9 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 					    struct queue_limits *lim,
 					    blk_features_t features,
 					    struct mpath_queue_admin *a)
+#ifndef MPATH_HAVE_LIMITS_COMMIT
+	__releases(&q->sysfs_lock)
+#endif
 {
 	int ret = 0;
 
@@ -400,18 +419,20 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 			  features & BLK_FEAT_STABLE_WRITES);
 	mpath_compat_flag(q, QUEUE_FLAG_IO_STAT, features & BLK_FEAT_IO_STAT);
 	mpath_compat_flag(q, QUEUE_FLAG_NOWAIT, features & BLK_FEAT_NOWAIT);
-	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
-			      features & BLK_FEAT_FUA);
-	if (a->wc_off)
-		blk_queue_flag_clear(QUEUE_FLAG_WC, q);
+	/* As blk_queue_write_cache(), "write through" kept (no wbt here). */
+	mpath_compat_flag(q, QUEUE_FLAG_HW_WC, features & BLK_FEAT_WRITE_CACHE);
+	mpath_compat_flag(q, QUEUE_FLAG_WC, (features & BLK_FEAT_WRITE_CACHE) &&
+			  !a->wc_off);
+	mpath_compat_flag(q, QUEUE_FLAG_FUA, features & BLK_FEAT_FUA);
 	if (!ret)
 		a->committed_max_discard = q->limits.max_discard_sectors;
 #endif
 #ifndef MPATH_HAVE_LIMITS_COMMIT
 	a->committed_max_sectors = q->limits.max_sectors;
+	mutex_unlock(&q->sysfs_lock);
 #endif
 	if (!ret)
-		a->committed = features & MPATH_ADMIN_FEATURES;
+		a->committed = mpath_queue_admin_features(q);
 	return ret;
 }
 

@@ -2,12 +2,15 @@
 /*
  * I/O in flight on a lunpath, by class, each counted in two age generations.
  *
- * The watchdog gives an I/O as long as the SCSI layer gives its command.
- * sd sends a read or write with the device's timeout, but gives a cache
- * flush twice that and UNMAP and WRITE SAME 30 s and 120 s: an I/O of the
- * slow class (a flush, a FUA write the device completes with a flush, a
- * discard, a write of zeroes) may take longer than the plain io_timeout on
- * a healthy path.  So the two classes are aged apart.
+ * The watchdog gives an I/O as long as the SCSI layer gives its commands.
+ * sd sends a read or write with the device's timeout T, but gives a cache
+ * flush 2 T and UNMAP and WRITE SAME 30 s and 120 s, and the block layer
+ * sends a write with a flush before it (REQ_PREFLUSH) and, to a device
+ * without FUA, one after it (REQ_FUA): an I/O of the slow class may take
+ * up to 2 T + T + 2 T, or 120 s, on a healthy path.  So the two classes are
+ * aged apart.  (Sixteen bits per field leave room for two classes only: a
+ * flush on a queue that stopped moving fails its path at 120 s, not 5 T,
+ * unless reads and writes wait there too.)
  *
  * One atomic64 counts the path's I/O in flight in four 16-bit fields, one
  * per class and generation (a path has at most MPATH_MAX_Q_DEPTH, 4096,
@@ -42,7 +45,7 @@
 /* The classes of I/O the watchdog times apart. */
 enum mpath_io_class {
 	MPATH_IO_PLAIN,		/* the command timeout */
-	MPATH_IO_SLOW,		/* flush, discard, zeroes: sd gives them longer */
+	MPATH_IO_SLOW,		/* flush, discard, zeroes: see above */
 	MPATH_IO_CLASSES,
 };
 
@@ -64,21 +67,29 @@ struct mpath_inflight {
 	spinlock_t	lock;
 };
 
+/* How the path's device takes flushes: a volatile cache, FUA. */
+#define MPATH_DEV_WC	BIT(0)
+#define MPATH_DEV_FUA	BIT(1)
+
 /*
- * The class of an I/O of @opf sent to a path whose device does (@fua) or
- * does not have FUA: without it the block layer completes a FUA write with
- * a cache flush.
+ * The class of an I/O of @opf sent to a path whose device has @dev
+ * (MPATH_DEV_*).  Without a write cache the block layer drops REQ_PREFLUSH
+ * and REQ_FUA (a plain write); without FUA it completes a FUA write with a
+ * cache flush.  (REQ_OP_FLUSH never reaches a bio-based disk.)
  */
-static inline enum mpath_io_class mpath_io_class_of(blk_opf_t opf, bool fua)
+static inline enum mpath_io_class mpath_io_class_of(blk_opf_t opf,
+						    unsigned int dev)
 {
 	switch (opf & REQ_OP_MASK) {
 	case REQ_OP_DISCARD:
 	case REQ_OP_SECURE_ERASE:
 	case REQ_OP_WRITE_ZEROES:
-	case REQ_OP_FLUSH:
 		return MPATH_IO_SLOW;
 	default:
-		if ((opf & REQ_PREFLUSH) || ((opf & REQ_FUA) && !fua))
+		if (!(dev & MPATH_DEV_WC))
+			return MPATH_IO_PLAIN;
+		if ((opf & REQ_PREFLUSH) ||
+		    ((opf & REQ_FUA) && !(dev & MPATH_DEV_FUA)))
 			return MPATH_IO_SLOW;
 		return MPATH_IO_PLAIN;
 	}
@@ -86,14 +97,15 @@ static inline enum mpath_io_class mpath_io_class_of(blk_opf_t opf, bool fua)
 
 /*
  * How long an I/O of @class may stay on a path whose command timeout is
- * @timeout jiffies: sd's own limit for it (flush: 2 x @timeout).
+ * @timeout jiffies: sd's own limits for its commands (a flush, the write
+ * and a flush after it: 5 x @timeout; WRITE SAME: 120 s).
  */
 static inline unsigned long mpath_inflight_limit(enum mpath_io_class class,
 						 unsigned long timeout)
 {
 	if (class == MPATH_IO_PLAIN)
 		return timeout;
-	return max(2 * timeout, (unsigned long)MPATH_SLOW_IO_SECS * HZ);
+	return max(5 * timeout, (unsigned long)MPATH_SLOW_IO_SECS * HZ);
 }
 
 static inline u64 mpath_inflight_unit(unsigned int field)
@@ -114,7 +126,7 @@ static inline unsigned int mpath_inflight_total(u64 count)
  * class's current generation, kept in @field, if fewer than @depth are in
  * flight (a compare-and-exchange, so the count never goes past @depth for
  * a moment, as an add taken back would).  Returns the total with it, or 0
- * if the path is full.
+ * if the path is full (@field then counts for nothing: no tag is held).
  */
 static inline unsigned int mpath_inflight_get(struct mpath_inflight *f,
 					      enum mpath_io_class class,
