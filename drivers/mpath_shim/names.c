@@ -27,7 +27,6 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/string_helpers.h>
 #include <linux/stringhash.h>
 
 #include <mpath_shim/names.h>
@@ -187,6 +186,36 @@ struct mpath_binding {
 	bool			reserved;	/* its N taken in the IDA */
 };
 
+/*
+ * Decode in place a designator escaped as mpathadm writes it: '!'..'~'
+ * as is (but "\\", which starts an escape), any other byte as \xHH (never
+ * \x00, which would cut it short).  Anything else is -EINVAL.
+ */
+static int mpath_binding_unescape(char *s)
+{
+	char *d = s;
+	int hi, lo;
+
+	while (*s) {
+		if (*s != '\\') {
+			if ((u8)*s < 0x21 || (u8)*s > 0x7e)
+				return -EINVAL;
+			*d++ = *s++;
+			continue;
+		}
+		if (s[1] != 'x')
+			return -EINVAL;
+		hi = hex_to_bin(s[2]);
+		lo = hi < 0 ? -1 : hex_to_bin(s[3]);
+		if (lo < 0 || !(hi | lo))
+			return -EINVAL;
+		*d++ = hi << 4 | lo;
+		s += 4;
+	}
+	*d = '\0';
+	return 0;
+}
+
 /* Parse "WWID=mpathN[:ALIAS]" in place. */
 static int mpath_binding_parse(char *entry, struct mpath_binding *b)
 {
@@ -212,8 +241,7 @@ static int mpath_binding_parse(char *entry, struct mpath_binding *b)
 	/* No raw byte that the escaping would have written as \xHH. */
 	if (strpbrk(entry, ",="))
 		return -EINVAL;
-	string_unescape_inplace(entry, UNESCAPE_HEX);
-	if (!*entry || strlen(entry) >= 256)
+	if (mpath_binding_unescape(entry) || !*entry || strlen(entry) >= 256)
 		return -EINVAL;
 	b->wwid = entry;
 	return 0;
