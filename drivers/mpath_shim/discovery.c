@@ -393,8 +393,8 @@ static void mpath_rehome(struct work_struct *work)
 /* /sys/kernel/mpath_shim/claim: multipath the LU of one disk. */
 int mpath_claim_hctl(const char *hctl)
 {
+	bool was_admin, was_released, multipathed;
 	struct mpath_claim_lu lu = {};
-	bool was_admin, was_released;
 	struct mpath_mark *m;
 	struct mpath_cand *c;
 	int ret = 0;
@@ -403,6 +403,20 @@ int mpath_claim_hctl(const char *hctl)
 	c = mpath_cand_at(hctl);
 	if (!c) {
 		ret = -ENODEV;
+		goto out;
+	}
+	/*
+	 * Its LU is multipathed already (a rule written since does not
+	 * release it): nothing changes, no mark is set; this disk joins the
+	 * LUN if it is not a lunpath yet.
+	 */
+	mpath_claim_verdict(c->wwid, &multipathed);
+	if (multipathed) {
+		if (!c->claimed) {
+			mpath_claim_eval(c->wwid);
+			if (!c->claimed)
+				ret = -EIO;
+		}
 		goto out;
 	}
 	lu.wwid = c->wwid;
