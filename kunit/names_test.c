@@ -159,10 +159,18 @@ static void names_alias_valid_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpath_alias_valid(c->alias), c->valid);
 }
 
+/* The names whose LUN is there, for the alias test. */
+static const struct mpath_name *names_present[2];
+
+static bool names_has_lun(const struct mpath_name *name)
+{
+	return name == names_present[0] || name == names_present[1];
+}
+
 static void names_set_alias_test(struct kunit *test)
 {
 	struct mpath_names *names;
-	struct mpath_name *a, *b;
+	struct mpath_name *a, *b, *c;
 	char buf[MPATH_ALIAS_LEN];
 
 	names = kunit_kzalloc(test, sizeof(*names), GFP_KERNEL);
@@ -171,22 +179,42 @@ static void names_set_alias_test(struct kunit *test)
 	a = mpath_names_get(names, "a");
 	b = mpath_names_get(names, "b");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(a) || IS_ERR(b));
-	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, a, "db"), 0);
+	names_present[0] = a;
+	names_present[1] = b;
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, a, "db",
+						    names_has_lun), 0);
 	mpath_name_alias(names, a, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "db");
-	/* Taken by a; b keeps none. */
-	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "db"), -EEXIST);
+	/* Taken by a, whose LUN is there; b keeps none. */
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "db",
+						    names_has_lun), -EEXIST);
 	KUNIT_EXPECT_STREQ(test, b->alias, "");
-	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "a b"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "a b",
+						    names_has_lun), -EINVAL);
 	/* Setting one's own alias again is fine; clearing frees it. */
-	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, a, "db"), 0);
-	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, a, ""), 0);
-	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "db"), 0);
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, a, "db",
+						    names_has_lun), 0);
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, a, "",
+						    names_has_lun), 0);
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "db",
+						    names_has_lun), 0);
 	KUNIT_EXPECT_STREQ(test, a->alias, "");
 	/* A binding may not take an alias in use. */
 	KUNIT_EXPECT_EQ(test, mpath_names_bind(names,
 			names_strdup(test, "c=mpath5:db")), -EEXIST);
 	KUNIT_EXPECT_NULL(test, mpath_names_find(names, "c"));
+	/* b's LUN is gone: a new LU's takes its alias, b keeps none. */
+	c = mpath_names_get(names, "c");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	names_present[1] = c;
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, c, "db",
+						    names_has_lun), 0);
+	KUNIT_EXPECT_STREQ(test, c->alias, "db");
+	KUNIT_EXPECT_STREQ(test, b->alias, "");
+	/* and b, back, may not take it again while c's LUN is there. */
+	names_present[0] = b;
+	KUNIT_EXPECT_EQ(test, mpath_names_set_alias(names, b, "db",
+						    names_has_lun), -EEXIST);
 	mpath_names_destroy(names);
 }
 

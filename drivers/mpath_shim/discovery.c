@@ -410,8 +410,8 @@ int mpath_claim_hctl(const char *hctl)
 	 * release it): nothing changes, no mark is set; this disk joins the
 	 * LUN if it is not a lunpath yet.
 	 */
-	mpath_claim_verdict(c->wwid, &multipathed);
-	if (multipathed) {
+	if (mpath_claim_verdict(c->wwid, &multipathed) != MPATH_CLAIM_RELEASED &&
+	    multipathed) {
 		if (!c->claimed) {
 			mpath_claim_eval(c->wwid);
 			if (!c->claimed)

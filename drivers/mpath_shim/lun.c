@@ -184,6 +184,19 @@ struct mpath_lun *mpath_lun_begin_release(const char *wwid)
 	return found;
 }
 
+/* Does @name belong to a LUN now (not one being torn down)? */
+bool mpath_name_has_lun(const struct mpath_name *name)
+{
+	struct mpath_lun *lun;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	list_for_each_entry(lun, &mpath_shim.luns, node)
+		if (lun->name == name && lun->state != MPATH_LUN_DYING)
+			return true;
+	return false;
+}
+
 /* Is there a LUN of @wwid (with lunpaths or waiting for one)? */
 bool mpath_lun_present(const char *wwid)
 {

@@ -149,19 +149,26 @@ int mpath_name_parse_index(const char *s)
 
 /*
  * Set @name's alias ("" clears it).  -EINVAL for a malformed alias,
- * -EEXIST when another LUN has it.
+ * -EEXIST when another name has it and @present() says that name's LUN is
+ * there.  A name whose LUN is gone (released, its LU removed) gives it up:
+ * an alias follows the administrator to a replacement LU.
  */
 int mpath_names_set_alias(struct mpath_names *names, struct mpath_name *name,
-			  const char *alias)
+			  const char *alias,
+			  bool (*present)(const struct mpath_name *name))
 {
 	struct mpath_name *other;
 
 	if (*alias && !mpath_alias_valid(alias))
 		return -EINVAL;
 	other = mpath_names_find_alias(names, alias);
-	if (other && other != name)
+	if (other == name)
+		other = NULL;
+	if (other && present(other))
 		return -EEXIST;
 	spin_lock(&names->alias_lock);
+	if (other)
+		other->alias[0] = '\0';
 	strscpy(name->alias, alias, sizeof(name->alias));
 	spin_unlock(&names->alias_lock);
 	return 0;
@@ -188,8 +195,9 @@ struct mpath_binding {
 
 /*
  * Decode in place a designator escaped as mpathadm writes it: '!'..'~'
- * as is (but "\\", which starts an escape), any other byte as \xHH (never
- * \x00, which would cut it short).  Anything else is -EINVAL.
+ * as is (but "\\", which starts an escape; mpathadm also escapes ",", "="
+ * and "#"), any other byte as \xHH (never \x00, which would cut it short).
+ * Anything else is -EINVAL.
  */
 static int mpath_binding_unescape(char *s)
 {
@@ -283,13 +291,17 @@ int mpath_names_bind(struct mpath_names *names, char *val)
 	struct mpath_binding *b, *tmp;
 	LIST_HEAD(bindings);
 	int ret = 0, added = 0;
-	char *entry;
+	char *entry, *copy;
 
 	while ((entry = strsep(&val, ", \t\n")) != NULL) {
 		if (!*entry)
 			continue;
 		b = kzalloc(sizeof(*b), GFP_KERNEL);
-		if (!b) {
+		/* The entry as given, for the log: parsing rewrites it. */
+		copy = kstrdup(entry, GFP_KERNEL);
+		if (!b || !copy) {
+			kfree(b);
+			kfree(copy);
 			ret = -ENOMEM;
 			goto out_free;
 		}
@@ -297,13 +309,15 @@ int mpath_names_bind(struct mpath_names *names, char *val)
 		if (!ret)
 			ret = mpath_binding_check(names, &bindings, b);
 		if (ret) {
-			pr_warn("bindings: entry %d (%s): %s\n",
-				added + 1, entry, ret == -EEXIST ?
+			pr_warn("bindings: entry %d (%pE): %s\n",
+				added + 1, copy, ret == -EEXIST ?
 				"differs from a name given already" :
 				"malformed or repeated");
+			kfree(copy);
 			kfree(b);
 			goto out_free;
 		}
+		kfree(copy);
 		list_add_tail(&b->node, &bindings);
 		added++;
 	}

@@ -827,13 +827,12 @@ int mpath_path_set_admin(struct mpath_path *path, const char *cmd)
 		case MPATH_PATH_ATTACHING:
 			return 0;	/* in service, or on its way */
 		case MPATH_PATH_WRONG_LU:
-			return -EBUSY;	/* until sd binds to it again */
+			return -EBUSY;	/* it moves to the LU it reaches */
 		case MPATH_PATH_NEW:
 			queue_work(mpath_wq, &path->attach_work);
 			return 0;
 		case MPATH_PATH_HELD:
 			/* The administrator ends the hold-off: probed now. */
-			WRITE_ONCE(path->held_until, jiffies);
 			mpath_path_set_state(path, MPATH_PATH_FAILED);
 			fallthrough;
 		case MPATH_PATH_FAILED:

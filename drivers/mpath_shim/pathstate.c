@@ -9,7 +9,7 @@
  *    ▲                      │ open failed: back to NEW        │  ▲
  *    │                      ▼                                 ▼  │ probe: TUR ok,
  *    │                  DISABLED ◀──admin── ACTIVE/FAILED/HELD  FAILED  key registered
- *    │                                                   flaps ▼  ▲ hold-off over
+ *    │                                                   flaps ▼  ▲ hold-off over, or enable
  *    │                                                        HELD
  *   ATTACHING ──disk published, reservation key not registered──▶ FAILED
  *   DISABLED ──admin enables, disk open──▶ FAILED (the probe reinstates it)

@@ -335,7 +335,8 @@ static ssize_t lun_alias_store(struct kobject *kobj,
 		return -EINVAL;
 	if (!mpath_trylock())
 		return restart_syscall();
-	ret = mpath_names_set_alias(&mpath_shim.names, lun->name, alias);
+	ret = mpath_names_set_alias(&mpath_shim.names, lun->name, alias,
+				    mpath_name_has_lun);
 	/* The disk's and its partitions': each has an alias link. */
 	if (!ret && lun->disk_added && lun->state != MPATH_LUN_DYING)
 		disk_uevent(lun->disk, KOBJ_CHANGE);

@@ -737,6 +737,7 @@ int mpath_claims_show(struct seq_file *m);
 /* lun.c: the administrator's release of a LUN */
 struct mpath_lun *mpath_lun_begin_release(const char *wwid);
 bool mpath_lun_present(const char *wwid);
+bool mpath_name_has_lun(const struct mpath_name *name);
 void mpath_lun_end_release(struct mpath_lun *lun);
 
 /* holder.c: holder links to lunpath disks, and their close */

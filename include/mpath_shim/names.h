@@ -39,7 +39,8 @@ struct mpath_name *mpath_names_get(struct mpath_names *names,
 				   const char *wwid);
 int mpath_names_bind(struct mpath_names *names, char *val);
 int mpath_names_set_alias(struct mpath_names *names, struct mpath_name *name,
-			  const char *alias);
+			  const char *alias,
+			  bool (*present)(const struct mpath_name *name));
 void mpath_name_alias(struct mpath_names *names, struct mpath_name *name,
 		      char *buf);
 bool mpath_alias_valid(const char *alias);
