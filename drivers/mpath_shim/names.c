@@ -309,8 +309,9 @@ int mpath_names_bind(struct mpath_names *names, char *val)
 		if (!ret)
 			ret = mpath_binding_check(names, &bindings, b);
 		if (ret) {
-			pr_warn("bindings: entry %d (%pE): %s\n",
-				added + 1, copy, ret == -EEXIST ?
+			pr_warn("bindings: entry %d (%*pE): %s\n",
+				added + 1, (int)strlen(copy), copy,
+				ret == -EEXIST ?
 				"differs from a name given already" :
 				"malformed or repeated");
 			kfree(copy);
