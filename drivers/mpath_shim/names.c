@@ -201,8 +201,8 @@ struct mpath_binding {
  */
 static int mpath_binding_unescape(char *s)
 {
-	char *d = s;
-	int hi, lo;
+	char hex[3] = "", *d = s;
+	u8 byte;
 
 	while (*s) {
 		if (*s != '\\') {
@@ -211,13 +211,14 @@ static int mpath_binding_unescape(char *s)
 			*d++ = *s++;
 			continue;
 		}
-		if (s[1] != 'x')
+		/* isxdigit(s[2]) first: s[3] is then within the string. */
+		if (s[1] != 'x' || !isxdigit(s[2]) || !isxdigit(s[3]))
 			return -EINVAL;
-		hi = hex_to_bin(s[2]);
-		lo = hi < 0 ? -1 : hex_to_bin(s[3]);
-		if (lo < 0 || !(hi | lo))
+		hex[0] = s[2];
+		hex[1] = s[3];
+		if (kstrtou8(hex, 16, &byte) || !byte)
 			return -EINVAL;
-		*d++ = hi << 4 | lo;
+		*d++ = byte;
 		s += 4;
 	}
 	*d = '\0';
