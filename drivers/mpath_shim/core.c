@@ -70,7 +70,9 @@
  * in mpath_path_set_state(), under the lock; I/O completion and the watchdog
  * only set MPATH_PATH_IO_ERR (the path is not chosen from then on) and queue
  * the LUN's map_work, which fails the path.  lun->requeue_lock (a spinlock,
- * irq-safe) protects the requeue list.  mpath_wq is ordered: attaching
+ * irq-safe) protects the requeue list.  A LUN's pr_lock nests outside its
+ * limits_lock, which nests outside mpath_shim.lock: an attach publishes its
+ * lunpath's disk under all three.  mpath_wq is ordered: attaching
  * lunpaths, adding disks and removing LUNs never overlap; mpath_health_wq
  * (WQ_MEM_RECLAIM) runs what held I/O waits for: probes, map rebuilds, the
  * no-path timer and the watchdog.  mpath_holder_wq links lunpath disks to

@@ -166,18 +166,22 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 
 /*
  * Recompute /dev/mpathN's queue limits and flags from the disks of its
- * lunpaths, and @extra (a disk about to be published, or NULL), as if they
- * were stacked anew: a limit a departed path imposed goes with it, discard,
+ * lunpaths, published or about to be (@joining_bdev: the attach has stacked
+ * it and may wait for the LUN's pr_lock before it publishes it; a recompute
+ * meanwhile, a probe tick or another lunpath's detach, must not commit
+ * limits that leave out a disk about to carry I/O), as if they were stacked
+ * anew: a limit a departed path imposed goes with it, discard,
  * write zeroes and REQ_NOWAIT only if every path has them, stable pages and
  * read-only if any path needs them, a write cache (and FUA) if any path has
  * one.  What the administrator set on the queue is kept.  Called
  * when a path's disk is published or let go, and on every probe tick (sd
  * may turn UNMAP or the write cache off on a path without telling us).
  */
-void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
+void mpath_disk_update_limits(struct mpath_lun *lun)
 {
 	const char *name = lun->disk->disk_name;
 	struct mpath_disk_limits l;
+	struct block_device *bdev;
 	struct mpath_path *path;
 	unsigned int n = 0;
 	bool same;
@@ -189,19 +193,16 @@ void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra)
 	blk_set_stacking_limits(&l.lim);
 
 	mutex_lock(&lun->limits_lock);
-	/* A path's disk stays open while it is set, under the lock. */
+	/* A path's disk stays open while it is set, under the locks. */
 	mpath_lock();
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (path->bdev) {
-			mpath_limits_stack(&l, path->bdev, name);
+		bdev = path->bdev ?: path->joining_bdev;
+		if (bdev) {
+			mpath_limits_stack(&l, bdev, name);
 			n++;
 		}
 	}
 	mpath_unlock();
-	if (extra) {
-		mpath_limits_stack(&l, extra, name);
-		n++;
-	}
 	if (!n)
 		goto out;	/* no path: keep what it had */
 	if (!l.discard) {

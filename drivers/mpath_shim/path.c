@@ -330,13 +330,19 @@ static void mpath_path_attach(struct mpath_path *path)
 	}
 	/* Before any I/O can reach it: its access state is known, */
 	mpath_alua_refresh(path);
-	/* and the LUN's limits allow for its disk. */
+	/* and the LUN's limits allow for its disk, from now on. */
 	bdev = file_bdev(bdev_file);
-	mpath_disk_update_limits(lun, bdev);
+	mutex_lock(&lun->limits_lock);
+	path->joining_bdev = bdev;
+	mutex_unlock(&lun->limits_lock);
+	mpath_disk_update_limits(lun);
 
 	/* And its nexus has the LUN's reservation key, if there is one. */
 	mutex_lock(&lun->pr_lock);
 	ret = mpath_pr_join(path, bdev);
+	/* Published or let go under the limits' lock: never stacked twice. */
+	mutex_lock(&lun->limits_lock);
+	path->joining_bdev = NULL;
 	mpath_lock();
 	/*
 	 * Still ours to publish only if nothing but the administrator moved
@@ -347,7 +353,10 @@ static void mpath_path_attach(struct mpath_path *path)
 	    (path->state != MPATH_PATH_ATTACHING &&
 			   path->state != MPATH_PATH_DISABLED)) {
 		mpath_unlock();
+		mutex_unlock(&lun->limits_lock);
 		mutex_unlock(&lun->pr_lock);
+		/* What its disk imposed goes with it. */
+		mpath_disk_update_limits(lun);
 		mpath_holder_free(holder);
 		bdev_fput(bdev_file);
 		return;
@@ -372,6 +381,7 @@ static void mpath_path_attach(struct mpath_path *path)
 	if (path->state != MPATH_PATH_ACTIVE)
 		mpath_lun_publish_map(lun);
 	mpath_unlock();
+	mutex_unlock(&lun->limits_lock);
 	mutex_unlock(&lun->pr_lock);
 
 	if (!lun->disk_added && !lun->disk_add_failed) {
@@ -446,7 +456,7 @@ static void mpath_path_close(struct mpath_path *path)
 	path->bdev = NULL;
 	mpath_unlock();
 	/* What it imposed goes with it. */
-	mpath_disk_update_limits(path->lun, NULL);
+	mpath_disk_update_limits(path->lun);
 out:
 	mutex_unlock(&path->detach_lock);
 }
@@ -1070,7 +1080,7 @@ static void mpath_lun_probe(struct mpath_lun *lun)
 	mpath_unlock();
 
 	mpath_disk_follow_capacity(lun);
-	mpath_disk_update_limits(lun, NULL);
+	mpath_disk_update_limits(lun);
 	queue_delayed_work(mpath_health_wq, &lun->probe_work,
 			   fast ? HZ : interval * HZ);
 }

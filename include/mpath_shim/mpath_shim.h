@@ -448,6 +448,10 @@ struct mpath_lun {
  *		holder; under mpath_shim.lock: set when the attach work
  *		publishes it, cleared by the detach once its I/O has drained
  * @bdev:	file_bdev(@bdev_file), for the I/O path; set and cleared with it
+ * @joining_bdev: the disk its attach work has stacked onto the LUN's limits
+ *		and not yet published or let go, stacked meanwhile as if
+ *		@bdev; under the LUN's limits_lock: set and cleared by the
+ *		attach (cleared with @bdev's publication, under both locks)
  * @ref:	one reference per I/O (or probe) on @bdev: created dead,
  *		revived when @bdev is published, killed when the path leaves
  *		a state with a disk (mpath_path_set_state()); exited only when
@@ -519,6 +523,7 @@ struct mpath_path {
 
 	struct file		*bdev_file;
 	struct block_device	*bdev;
+	struct block_device	*joining_bdev;	/* lun->limits_lock */
 	struct percpu_ref	ref;
 	struct completion	drained;
 	struct mpath_holder	*holder;
@@ -752,7 +757,7 @@ void mpath_holder_flush(struct mpath_lun *lun);
 /* disk.c */
 int mpath_disk_alloc(struct mpath_lun *lun);
 int mpath_disk_add(struct mpath_lun *lun, sector_t capacity);
-void mpath_disk_update_limits(struct mpath_lun *lun, struct block_device *extra);
+void mpath_disk_update_limits(struct mpath_lun *lun);
 void mpath_disk_follow_capacity(struct mpath_lun *lun);
 void mpath_disk_remove(struct mpath_lun *lun);
 void mpath_disk_free(struct mpath_lun *lun);
