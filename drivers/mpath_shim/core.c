@@ -186,6 +186,7 @@ static int mpath_probe_interval_set(const char *val,
 	list_for_each_entry(lun, &mpath_shim.luns, node)
 		mod_delayed_work(mpath_health_wq, &lun->probe_work, 0);
 	mpath_unlock();
+	mpath_discovery_probe_now();
 	return 0;
 }
 

@@ -29,6 +29,8 @@ static struct scsi_device *mpath_class_dev_to_sdev(struct device *dev)
 	return to_scsi_device(dev->parent);
 }
 
+static const char mpath_no_designator[] = "no VPD page 0x83 LU designator";
+
 /* Returns NULL when @sdev can be multipathed, else why it cannot. */
 static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
 {
@@ -38,7 +40,7 @@ static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
 		return "not a disk";
 	len = scsi_vpd_lun_id(sdev, wwid, MPATH_WWID_LEN);
 	if (len < 0)
-		return "no VPD page 0x83 LU designator";
+		return mpath_no_designator;
 	if (len >= MPATH_WWID_LEN)
 		return "LU designator too long";
 	return NULL;
@@ -136,9 +138,32 @@ struct mpath_mark {
 	char			wwid[];
 };
 
+/**
+ * struct mpath_unid - a disk whose LU designator the kernel did not have
+ * when the disk was added: its VPD page 0x83 was not read at scan (the LU
+ * not ready, a busy port, an INQUIRY that timed out).  The kernel reads it
+ * again when the device is rescanned (echo 1 > .../device/rescan), and
+ * tells nobody: the designator is looked at again, without a command, at
+ * each tick of mpath_ident_work (every path_probe_interval seconds while
+ * there is such a disk) and at a claim of its H:C:T:L.  Once it is there
+ * the disk is a candidate like any other.
+ * @node:	entry in mpath_unids
+ * @sdev:	its device: valid while on the list (mpath_remove_dev() takes
+ *		it off, under mpath_claim_lock)
+ * @hctl:	H:C:T:L
+ *
+ * All fields under mpath_claim_lock.
+ */
+struct mpath_unid {
+	struct list_head	node;
+	struct scsi_device	*sdev;
+	char			hctl[MPATH_HCTL_LEN];
+};
+
 /* Ordered before mpath_shim.lock; the SCSI class mutex before it. */
 static DEFINE_MUTEX(mpath_claim_lock);
 static LIST_HEAD(mpath_cands);			/* under mpath_claim_lock */
+static LIST_HEAD(mpath_unids);			/* under mpath_claim_lock */
 static LIST_HEAD(mpath_marks);			/* under mpath_claim_lock */
 static struct mpath_claim_rule mpath_claim_rules[MPATH_CLAIM_RULES_MAX];
 static struct mpath_claim_config mpath_claim_cfg = {	/* mpath_claim_lock */
@@ -296,9 +321,82 @@ static void mpath_claim_eval_all(void)
 			mpath_claim_eval(c->wwid);
 }
 
+/* @c, whose designator mpath_designator() read, is a candidate now. */
+static void mpath_cand_add(struct mpath_cand *c, struct scsi_device *sdev)
+{
+	lockdep_assert_held(&mpath_claim_lock);
+
+	c->sdev = sdev;
+	c->tpgs = scsi_device_tpgs(sdev);
+	c->verdict = -1;
+	snprintf(c->hctl, sizeof(c->hctl), "%u:%u:%u:%llu",
+		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
+	memcpy(c->vendor, sdev->vendor, 8);
+	memcpy(c->product, sdev->model, 16);
+	list_add_tail(&c->node, &mpath_cands);
+	mpath_claim_eval(c->wwid);
+}
+
+static void mpath_ident_tick(struct work_struct *work);
+static DECLARE_DELAYED_WORK(mpath_ident_work, mpath_ident_tick);
+
+/*
+ * Is the designator of @u's disk there now?  If so the disk is a candidate
+ * (and @u is freed): returns true.  No command is sent.
+ */
+static bool mpath_ident_retry(struct mpath_unid *u)
+{
+	struct mpath_cand *c;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return false;
+	if (mpath_designator(u->sdev, c->wwid)) {
+		kfree(c);
+		return false;
+	}
+	sdev_printk(KERN_INFO, u->sdev,
+		    "mpath_shim: LU designator %s read since the disk was added: a candidate\n",
+		    c->wwid);
+	list_del(&u->node);
+	mpath_cand_add(c, u->sdev);
+	kfree(u);
+	return true;
+}
+
+static void mpath_ident_arm(unsigned long delay)
+{
+	lockdep_assert_held(&mpath_claim_lock);
+
+	if (!list_empty(&mpath_unids))
+		mod_delayed_work(system_long_wq, &mpath_ident_work, delay);
+}
+
+static void mpath_ident_tick(struct work_struct *work)
+{
+	struct mpath_unid *u, *next;
+
+	mutex_lock(&mpath_claim_lock);
+	list_for_each_entry_safe(u, next, &mpath_unids, node)
+		mpath_ident_retry(u);
+	mpath_ident_arm(READ_ONCE(mpath_path_probe_interval) * HZ);
+	mutex_unlock(&mpath_claim_lock);
+}
+
+/* path_probe_interval was shortened: look at the unidentified disks now. */
+void mpath_discovery_probe_now(void)
+{
+	mutex_lock(&mpath_claim_lock);
+	mpath_ident_arm(0);
+	mutex_unlock(&mpath_claim_lock);
+}
+
 static int mpath_add_dev(struct device *dev)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
+	struct mpath_unid *u = NULL;
 	const char *reason;
 	struct mpath_cand *c;
 
@@ -311,23 +409,29 @@ static int mpath_add_dev(struct device *dev)
 	}
 	reason = mpath_designator(sdev, c->wwid);
 	if (reason) {
-		sdev_printk(KERN_INFO, sdev, "mpath_shim: not multipathed: %s\n",
-			    reason);
 		kfree(c);
+		/* Looked at again: its VPD page may be read later. */
+		if (reason == mpath_no_designator &&
+		    scsi_device_supports_vpd(sdev))
+			u = kzalloc(sizeof(*u), GFP_KERNEL);
+		sdev_printk(KERN_INFO, sdev, "mpath_shim: not multipathed: %s%s\n",
+			    reason, u ? " (yet: a rescan of the device reads it again)" : "");
+		if (u) {
+			u->sdev = sdev;
+			snprintf(u->hctl, sizeof(u->hctl), "%u:%u:%u:%llu",
+				 sdev->host->host_no, sdev->channel, sdev->id,
+				 sdev->lun);
+			mutex_lock(&mpath_claim_lock);
+			list_add_tail(&u->node, &mpath_unids);
+			if (!delayed_work_pending(&mpath_ident_work))
+				mpath_ident_arm(READ_ONCE(mpath_path_probe_interval) * HZ);
+			mutex_unlock(&mpath_claim_lock);
+		}
 		/* A device we cannot use must not fail the SCSI scan. */
 		return 0;
 	}
-	c->sdev = sdev;
-	c->tpgs = scsi_device_tpgs(sdev);
-	c->verdict = -1;
-	snprintf(c->hctl, sizeof(c->hctl), "%u:%u:%u:%llu",
-		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
-	memcpy(c->vendor, sdev->vendor, 8);
-	memcpy(c->product, sdev->model, 16);
-
 	mutex_lock(&mpath_claim_lock);
-	list_add_tail(&c->node, &mpath_cands);
-	mpath_claim_eval(c->wwid);
+	mpath_cand_add(c, sdev);
 	mutex_unlock(&mpath_claim_lock);
 	return 0;
 }
@@ -335,6 +439,7 @@ static int mpath_add_dev(struct device *dev)
 static void mpath_remove_dev(struct device *dev)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
+	struct mpath_unid *u, *found = NULL;
 	struct mpath_cand *c;
 
 	mutex_lock(&mpath_claim_lock);
@@ -343,8 +448,16 @@ static void mpath_remove_dev(struct device *dev)
 		list_del(&c->node);
 	if (c && c->claimed)
 		mpath_path_remove(sdev);
+	list_for_each_entry(u, &mpath_unids, node) {
+		if (u->sdev == sdev) {
+			list_del(&u->node);
+			found = u;
+			break;
+		}
+	}
 	mutex_unlock(&mpath_claim_lock);
 	kfree(c);
+	kfree(found);
 }
 
 static void mpath_rehome(struct work_struct *work);
@@ -401,6 +514,18 @@ int mpath_claim_hctl(const char *hctl)
 
 	mutex_lock(&mpath_claim_lock);
 	c = mpath_cand_at(hctl);
+	/* A disk whose designator was not read at scan: has it been since? */
+	if (!c) {
+		struct mpath_unid *u;
+
+		list_for_each_entry(u, &mpath_unids, node) {
+			if (!strcmp(u->hctl, hctl)) {
+				if (mpath_ident_retry(u))
+					c = mpath_cand_at(hctl);
+				break;
+			}
+		}
+	}
 	if (!c) {
 		ret = -ENODEV;
 		goto out;
@@ -663,8 +788,9 @@ void mpath_discovery_exit(void)
 	struct mpath_mark *m, *next;
 
 	scsi_unregister_interface(&mpath_interface);
-	/* No lunpath is left to queue it. */
+	/* No lunpath is left to queue it, no unidentified disk to re-arm it. */
 	cancel_work_sync(&mpath_rehome_work);
+	cancel_delayed_work_sync(&mpath_ident_work);
 	mutex_lock(&mpath_claim_lock);
 	mpath_discovery_on = false;
 	list_for_each_entry_safe(m, next, &mpath_marks, node) {

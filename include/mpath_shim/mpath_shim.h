@@ -733,6 +733,7 @@ void mpath_alua_failover_work(struct work_struct *work);
 /* discovery.c */
 int mpath_discovery_init(void);
 void mpath_discovery_remapped(void);
+void mpath_discovery_probe_now(void);
 void mpath_discovery_exit(void);
 int mpath_claim_hctl(const char *hctl);
 int mpath_release_hctl(const char *hctl);
