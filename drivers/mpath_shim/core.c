@@ -197,7 +197,7 @@ static const struct kernel_param_ops mpath_probe_interval_ops = {
 module_param_cb(path_probe_interval, &mpath_probe_interval_ops,
 		&mpath_path_probe_interval, 0644);
 MODULE_PARM_DESC(path_probe_interval,
-		 "Seconds between TEST UNIT READY probes of failed lunpaths, 1..3600 (default 5)");
+		 "Seconds between TEST UNIT READY probes of failed lunpaths (and looks at disks without a LU designator), 1..3600 (default 5)");
 
 unsigned int mpath_max_q_depth;
 static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
