@@ -29,8 +29,6 @@ static struct scsi_device *mpath_class_dev_to_sdev(struct device *dev)
 	return to_scsi_device(dev->parent);
 }
 
-static const char mpath_no_designator[] = "no VPD page 0x83 LU designator";
-
 /* Returns NULL when @sdev can be multipathed, else why it cannot. */
 static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
 {
@@ -40,7 +38,7 @@ static const char *mpath_designator(struct scsi_device *sdev, char *wwid)
 		return "not a disk";
 	len = scsi_vpd_lun_id(sdev, wwid, MPATH_WWID_LEN);
 	if (len < 0)
-		return mpath_no_designator;
+		return "no VPD page 0x83 LU designator";
 	if (len >= MPATH_WWID_LEN)
 		return "LU designator too long";
 	return NULL;
@@ -346,17 +344,18 @@ static DECLARE_DELAYED_WORK(mpath_ident_work, mpath_ident_tick);
  */
 static bool mpath_ident_retry(struct mpath_unid *u)
 {
+	char wwid[MPATH_WWID_LEN];
 	struct mpath_cand *c;
 
 	lockdep_assert_held(&mpath_claim_lock);
 
+	if (!rcu_access_pointer(u->sdev->vpd_pg83) ||
+	    mpath_designator(u->sdev, wwid))
+		return false;
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return false;
-	if (mpath_designator(u->sdev, c->wwid)) {
-		kfree(c);
-		return false;
-	}
+	memcpy(c->wwid, wwid, sizeof(wwid));
 	sdev_printk(KERN_INFO, u->sdev,
 		    "mpath_shim: LU designator %s read since the disk was added: a candidate\n",
 		    c->wwid);
@@ -385,12 +384,15 @@ static void mpath_ident_tick(struct work_struct *work)
 	mutex_unlock(&mpath_claim_lock);
 }
 
-/* path_probe_interval was shortened: look at the unidentified disks now. */
+/*
+ * path_probe_interval was shortened: look at the unidentified disks now.
+ * Not under mpath_claim_lock, which may be held long (a removal waiting
+ * for an attach): the caller holds the module's parameter lock.  A tick
+ * that finds no such disk does nothing and is not armed again.
+ */
 void mpath_discovery_probe_now(void)
 {
-	mutex_lock(&mpath_claim_lock);
-	mpath_ident_arm(0);
-	mutex_unlock(&mpath_claim_lock);
+	mod_delayed_work(system_long_wq, &mpath_ident_work, 0);
 }
 
 static int mpath_add_dev(struct device *dev)
@@ -410,9 +412,9 @@ static int mpath_add_dev(struct device *dev)
 	reason = mpath_designator(sdev, c->wwid);
 	if (reason) {
 		kfree(c);
-		/* Looked at again: its VPD page may be read later. */
-		if (reason == mpath_no_designator &&
-		    scsi_device_supports_vpd(sdev))
+		/* Looked at again: page 0x83 may be read by a rescan. */
+		if (sdev->type == TYPE_DISK && scsi_device_supports_vpd(sdev) &&
+		    !rcu_access_pointer(sdev->vpd_pg83))
 			u = kzalloc(sizeof(*u), GFP_KERNEL);
 		sdev_printk(KERN_INFO, sdev, "mpath_shim: not multipathed: %s%s\n",
 			    reason, u ? " (yet: a rescan of the device reads it again)" : "");
