@@ -26,6 +26,12 @@
  * it only if it does not answer.  Without a usable path an
  * ioctl waits as I/O does (within no_path_timeout), looking again every
  * 10 ms as dm does, until a fatal signal.
+ *
+ * SG_SET_TIMEOUT sets a SCSI device's default timeout for SG_IO commands
+ * that give none: through /dev/mpathN it is the LUN's, which every attached
+ * lunpath's device takes (one attached later too, and each gives its own
+ * back when the shim lets it go), so that a command's timeout does not
+ * depend on the path it goes down.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -34,6 +40,7 @@
 #include <linux/delay.h>
 #include <linux/hdreg.h>
 #include <linux/sched/signal.h>
+#include <scsi/scsi_device.h>
 #include <scsi/scsi_ioctl.h>
 #include <scsi/sg.h>
 
@@ -145,6 +152,49 @@ static enum mpath_ioctl_outcome mpath_ioctl_outcome(int ret, unsigned int cmd,
 	       MPATH_IOCTL_TRANSPORT : MPATH_IOCTL_DONE;
 }
 
+/* Give @path's device the LUN's SG_IO default timeout, if it has one. */
+void mpath_path_apply_sg_timeout(struct mpath_path *path)
+{
+	struct mpath_lun *lun = path->lun;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (!path->bdev || !lun->sg_timeout_set)
+		return;
+	if (!path->sg_timeout_kept) {
+		path->dev_sg_timeout = READ_ONCE(path->sdev->sg_timeout);
+		path->sg_timeout_kept = true;
+	}
+	WRITE_ONCE(path->sdev->sg_timeout, lun->sg_timeout);
+}
+
+/* The path's disk is being let go: its device's own SG_IO timeout back. */
+void mpath_path_restore_sg_timeout(struct mpath_path *path)
+{
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (path->sg_timeout_kept)
+		WRITE_ONCE(path->sdev->sg_timeout, path->dev_sg_timeout);
+	path->sg_timeout_kept = false;
+}
+
+/* SG_SET_TIMEOUT (clock ticks, as the SCSI midlayer takes it): the LUN's. */
+static int mpath_sg_set_timeout(struct mpath_lun *lun, int __user *p)
+{
+	struct mpath_path *path;
+	int timeout;
+
+	if (get_user(timeout, p))
+		return -EFAULT;
+	mpath_lock();
+	lun->sg_timeout = clock_t_to_jiffies(timeout);
+	lun->sg_timeout_set = true;
+	list_for_each_entry(path, &lun->paths, lun_node)
+		mpath_path_apply_sg_timeout(path);
+	mpath_unlock();
+	return 0;
+}
+
 static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 		       unsigned int cmd, unsigned long arg)
 {
@@ -158,6 +208,8 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 	/* As sd_ioctl(): nothing but the generic ioctls on a partition. */
 	if (bdev_is_partition(bdev) && !capable(CAP_SYS_RAWIO))
 		return -ENOIOCTLCMD;
+	if (cmd == SG_SET_TIMEOUT)
+		return mpath_sg_set_timeout(lun, (int __user *)arg);
 	for (;;) {
 		path = mpath_ioctl_path(lun, &tried, NULL);
 		if (IS_ERR(path))

@@ -369,6 +369,7 @@ static void mpath_path_attach(struct mpath_path *path)
 	reinit_completion(&path->drained);
 	percpu_ref_reinit(&path->ref);
 	mpath_path_apply_timeout(path);
+	mpath_path_apply_sg_timeout(path);
 	/* Disabled meanwhile: attached, and still disabled. */
 	if (path->state == MPATH_PATH_ATTACHING)
 		mpath_path_set_state(path, ret ? MPATH_PATH_FAILED :
@@ -448,6 +449,7 @@ static void mpath_path_close(struct mpath_path *path)
 
 	mpath_lock();
 	mpath_path_restore_timeout(path);
+	mpath_path_restore_sg_timeout(path);
 	/* Not here: the unlink may wait for the LUN's openers (holder.c). */
 	mpath_holder_queue_close(path->lun, path->holder, path->bdev_file,
 				 tell_udev);

@@ -320,6 +320,10 @@ enum mpath_lun_state {
  *		every path (MPATH_IO_TRIES_PER_PATH per lunpath)
  * @ioctl_failovers: ioctls and reservation commands sent again on another
  *		path after a path error
+ * @sg_timeout:	the default timeout (jiffies) of SG_IO commands that give
+ *		none, set by SG_SET_TIMEOUT on the LUN's disk, which every
+ *		attached lunpath's device takes; under mpath_shim.lock
+ * @sg_timeout_set: SG_SET_TIMEOUT was used on the LUN; under mpath_shim.lock
  * @pr_lock:	serialises reservation commands and the registration of a
  *		joining lunpath, held across its move to ACTIVE (pr.c)
  * @pr_key:	the key registered through /dev/mpathN, 0 for none; written
@@ -407,6 +411,8 @@ struct mpath_lun {
 	u64			hq_wait_ns;
 	atomic_long_t		io_tries_exhausted;
 	atomic_long_t		ioctl_failovers;
+	unsigned int		sg_timeout;
+	bool			sg_timeout_set;
 	struct mutex		pr_lock;
 	u64			pr_key;		/* under pr_lock */
 	u64			pr_tried;	/* under pr_lock */
@@ -489,6 +495,8 @@ struct mpath_lun {
  *		mpath_shim.lock
  * @dev_timeout: the device's own command timeout (jiffies) while ours is
  *		applied, else 0; under mpath_shim.lock
+ * @dev_sg_timeout: the device's own SG_IO default timeout while the LUN's
+ *		is applied (@sg_timeout_kept); both under mpath_shim.lock
  * @io_timeouts: times the watchdog failed the path (written by the LUN's
  *		watchdog only)
  * @resv_conflicts: I/Os that ended with RESERVATION CONFLICT on it
@@ -557,6 +565,8 @@ struct mpath_path {
 	unsigned long		held_until;
 	unsigned int		io_timeout;
 	unsigned int		dev_timeout;
+	unsigned int		dev_sg_timeout;
+	bool			sg_timeout_kept;
 	unsigned long		io_timeouts;
 	atomic_long_t		resv_conflicts;
 	atomic_long_t		pr_joins;
@@ -790,6 +800,8 @@ bool mpath_pr_join_due(const struct mpath_path *path);
 unsigned int mpath_path_io_timeout(const struct mpath_path *path);
 void mpath_path_apply_timeout(struct mpath_path *path);
 void mpath_path_restore_timeout(struct mpath_path *path);
+void mpath_path_apply_sg_timeout(struct mpath_path *path);
+void mpath_path_restore_sg_timeout(struct mpath_path *path);
 
 /* An I/O was sent: make sure the watchdog looks while it is in flight. */
 static inline void mpath_watchdog_arm(struct mpath_lun *lun)
