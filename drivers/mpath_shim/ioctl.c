@@ -29,9 +29,11 @@
  *
  * SG_SET_TIMEOUT sets a SCSI device's default timeout for SG_IO commands
  * that give none: through /dev/mpathN it is the LUN's, which every attached
- * lunpath's device takes (one attached later too, and each gives its own
- * back when the shim lets it go), so that a command's timeout does not
- * depend on the path it goes down.
+ * lunpath's device takes (one attached later too; each gets back the value
+ * it had when the LUN's was applied, when the shim lets its disk go), so
+ * that a command's timeout does not depend on the path it goes down.  It
+ * needs no lunpath, nor does SG_GET_TIMEOUT once it is set; it lasts as
+ * long as the LUN.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -187,8 +189,8 @@ static int mpath_sg_set_timeout(struct mpath_lun *lun, int __user *p)
 	if (get_user(timeout, p))
 		return -EFAULT;
 	mpath_lock();
-	lun->sg_timeout = clock_t_to_jiffies(timeout);
-	lun->sg_timeout_set = true;
+	WRITE_ONCE(lun->sg_timeout, clock_t_to_jiffies(timeout));
+	WRITE_ONCE(lun->sg_timeout_set, true);
 	list_for_each_entry(path, &lun->paths, lun_node)
 		mpath_path_apply_sg_timeout(path);
 	mpath_unlock();
@@ -210,6 +212,9 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 		return -ENOIOCTLCMD;
 	if (cmd == SG_SET_TIMEOUT)
 		return mpath_sg_set_timeout(lun, (int __user *)arg);
+	/* The LUN's, also with no usable lunpath. */
+	if (cmd == SG_GET_TIMEOUT && READ_ONCE(lun->sg_timeout_set))
+		return jiffies_to_clock_t(READ_ONCE(lun->sg_timeout));
 	for (;;) {
 		path = mpath_ioctl_path(lun, &tried, NULL);
 		if (IS_ERR(path))

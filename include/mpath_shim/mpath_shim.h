@@ -322,8 +322,9 @@ enum mpath_lun_state {
  *		path after a path error
  * @sg_timeout:	the default timeout (jiffies) of SG_IO commands that give
  *		none, set by SG_SET_TIMEOUT on the LUN's disk, which every
- *		attached lunpath's device takes; under mpath_shim.lock
- * @sg_timeout_set: SG_SET_TIMEOUT was used on the LUN; under mpath_shim.lock
+ *		attached lunpath's device takes; written under
+ *		mpath_shim.lock, read by SG_GET_TIMEOUT without it
+ * @sg_timeout_set: SG_SET_TIMEOUT was used on the LUN; as @sg_timeout
  * @pr_lock:	serialises reservation commands and the registration of a
  *		joining lunpath, held across its move to ACTIVE (pr.c)
  * @pr_key:	the key registered through /dev/mpathN, 0 for none; written
