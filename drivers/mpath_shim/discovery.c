@@ -148,14 +148,12 @@ struct mpath_mark {
  * @node:	entry in mpath_unids
  * @sdev:	its device: valid while on the list (mpath_remove_dev() takes
  *		it off, under mpath_claim_lock)
- * @hctl:	H:C:T:L
  *
  * All fields under mpath_claim_lock.
  */
 struct mpath_unid {
 	struct list_head	node;
 	struct scsi_device	*sdev;
-	char			hctl[MPATH_HCTL_LEN];
 };
 
 /* Ordered before mpath_shim.lock; the SCSI class mutex before it. */
@@ -191,6 +189,40 @@ static struct mpath_cand *mpath_cand_at(const char *hctl)
 	list_for_each_entry(c, &mpath_cands, node)
 		if (!strcmp(c->hctl, hctl))
 			return c;
+	return NULL;
+}
+
+static void mpath_sdev_hctl(const struct scsi_device *sdev,
+			    char buf[MPATH_HCTL_LEN])
+{
+	snprintf(buf, MPATH_HCTL_LEN, "%u:%u:%u:%llu", sdev->host->host_no,
+		 sdev->channel, sdev->id, sdev->lun);
+}
+
+static struct mpath_unid *mpath_unid_of(const struct scsi_device *sdev)
+{
+	struct mpath_unid *u;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(u, &mpath_unids, node)
+		if (u->sdev == sdev)
+			return u;
+	return NULL;
+}
+
+static struct mpath_unid *mpath_unid_at(const char *hctl)
+{
+	char buf[MPATH_HCTL_LEN];
+	struct mpath_unid *u;
+
+	lockdep_assert_held(&mpath_claim_lock);
+
+	list_for_each_entry(u, &mpath_unids, node) {
+		mpath_sdev_hctl(u->sdev, buf);
+		if (!strcmp(buf, hctl))
+			return u;
+	}
 	return NULL;
 }
 
@@ -327,8 +359,7 @@ static void mpath_cand_add(struct mpath_cand *c, struct scsi_device *sdev)
 	c->sdev = sdev;
 	c->tpgs = scsi_device_tpgs(sdev);
 	c->verdict = -1;
-	snprintf(c->hctl, sizeof(c->hctl), "%u:%u:%u:%llu",
-		 sdev->host->host_no, sdev->channel, sdev->id, sdev->lun);
+	mpath_sdev_hctl(sdev, c->hctl);
 	memcpy(c->vendor, sdev->vendor, 8);
 	memcpy(c->product, sdev->model, 16);
 	list_add_tail(&c->node, &mpath_cands);
@@ -420,9 +451,6 @@ static int mpath_add_dev(struct device *dev)
 			    reason, u ? " (yet: a rescan of the device reads it again)" : "");
 		if (u) {
 			u->sdev = sdev;
-			snprintf(u->hctl, sizeof(u->hctl), "%u:%u:%u:%llu",
-				 sdev->host->host_no, sdev->channel, sdev->id,
-				 sdev->lun);
 			mutex_lock(&mpath_claim_lock);
 			list_add_tail(&u->node, &mpath_unids);
 			if (!delayed_work_pending(&mpath_ident_work))
@@ -441,7 +469,7 @@ static int mpath_add_dev(struct device *dev)
 static void mpath_remove_dev(struct device *dev)
 {
 	struct scsi_device *sdev = mpath_class_dev_to_sdev(dev);
-	struct mpath_unid *u, *found = NULL;
+	struct mpath_unid *u;
 	struct mpath_cand *c;
 
 	mutex_lock(&mpath_claim_lock);
@@ -450,16 +478,12 @@ static void mpath_remove_dev(struct device *dev)
 		list_del(&c->node);
 	if (c && c->claimed)
 		mpath_path_remove(sdev);
-	list_for_each_entry(u, &mpath_unids, node) {
-		if (u->sdev == sdev) {
-			list_del(&u->node);
-			found = u;
-			break;
-		}
-	}
+	u = mpath_unid_of(sdev);
+	if (u)
+		list_del(&u->node);
 	mutex_unlock(&mpath_claim_lock);
 	kfree(c);
-	kfree(found);
+	kfree(u);
 }
 
 static void mpath_rehome(struct work_struct *work);
@@ -518,15 +542,10 @@ int mpath_claim_hctl(const char *hctl)
 	c = mpath_cand_at(hctl);
 	/* A disk whose designator was not read at scan: has it been since? */
 	if (!c) {
-		struct mpath_unid *u;
+		struct mpath_unid *u = mpath_unid_at(hctl);
 
-		list_for_each_entry(u, &mpath_unids, node) {
-			if (!strcmp(u->hctl, hctl)) {
-				if (mpath_ident_retry(u))
-					c = mpath_cand_at(hctl);
-				break;
-			}
-		}
+		if (u && mpath_ident_retry(u))
+			c = mpath_cand_at(hctl);
 	}
 	if (!c) {
 		ret = -ENODEV;
@@ -624,10 +643,15 @@ out:
 	return ret;
 }
 
-/* debugfs claims: each candidate and the verdict on its LU. */
+/*
+ * debugfs claims: each candidate and the verdict on its LU, then each disk
+ * waiting for its designator (wwid "-").
+ */
 int mpath_claims_show(struct seq_file *m)
 {
 	enum mpath_claim_verdict verdict;
+	char hctl[MPATH_HCTL_LEN];
+	struct mpath_unid *u;
 	struct mpath_cand *c;
 	bool claimed;
 
@@ -638,6 +662,13 @@ int mpath_claims_show(struct seq_file *m)
 		seq_printf(m, "%s\t%s\t%.8s:%.16s\t%d\t%s\t%s\n", c->hctl,
 			   c->claimed ? "yes" : "no", c->vendor, c->product,
 			   c->tpgs, c->wwid, mpath_claim_verdict_name(verdict));
+	}
+	list_for_each_entry(u, &mpath_unids, node) {
+		mpath_sdev_hctl(u->sdev, hctl);
+		seq_printf(m, "%s\tno\t%.8s:%.16s\t%d\t-\t%s\n", hctl,
+			   u->sdev->vendor, u->sdev->model,
+			   scsi_device_tpgs(u->sdev),
+			   "no LU designator yet (rescan the device)");
 	}
 	mutex_unlock(&mpath_claim_lock);
 	return 0;
