@@ -126,8 +126,8 @@ static void mpath_limits_stack(struct mpath_disk_limits *l,
  * rotational, stable_writes, iostats, add_random) once the disk has its
  * paths' limits: a feature she turned on or off since the last commit stays
  * as she set it from then on (stable pages only on while a path needs
- * them).  read_ahead_kb is the block layer's again after a commit (6.12),
- * as after a dm table load.  Returns 0, or the error the block layer
+ * them).  Her read_ahead_kb stays too (a 6.9+ commit sets it from io_opt,
+ * as a dm table load does).  Returns 0, or the error the block layer
  * refused them with.
  */
 static int mpath_disk_commit_limits(struct mpath_lun *lun,
@@ -137,6 +137,7 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 	struct request_queue *q = lun->disk->queue;
 	blk_features_t features = l->features, now, changed;
 	struct queue_limits cur;
+	unsigned long ra;
 	bool frozen;
 	int ret;
 
@@ -145,6 +146,7 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 	if (mpath_should_fail(MPATH_FAULT_LIMITS))
 		return -EINVAL;
 	cur = queue_limits_start_update(q);
+	ra = READ_ONCE(lun->disk->bdi->ra_pages);
 	if (lun->limits_set) {
 		now = mpath_queue_admin_features(q);
 		changed = now ^ a->committed;
@@ -154,10 +156,16 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 		/* Not off while a path needs stable pages (DIX, digests). */
 		features |= l->features & BLK_FEAT_STABLE_WRITES;
 		mpath_limits_keep_user(&l->lim, &cur, q, a);
+		if (ra != a->committed_ra) {
+			a->ra_set = true;
+			a->ra_pages = ra;
+		}
 	}
 	frozen = mpath_freeze_queue_timeout(q, MPATH_LIMITS_FREEZE_TIMEOUT);
 	ret = mpath_queue_limits_commit(q, &l->lim, features, a);
 	mpath_unfreeze_queue(q);
+	if (!ret)
+		mpath_queue_keep_ra(q, a);
 	if (!frozen)
 		pr_info_ratelimited("%s: queue limits updated with a submitter asleep in submit_bio\n",
 				    lun->disk->disk_name);

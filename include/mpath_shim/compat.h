@@ -13,6 +13,7 @@
 #ifndef _MPATH_SHIM_COMPAT_H
 #define _MPATH_SHIM_COMPAT_H
 
+#include <linux/backing-dev.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/device.h>
@@ -305,11 +306,16 @@ static inline bool mpath_freeze_queue_timeout(struct request_queue *q,
  * @max_sectors: her max_sectors_kb in sectors, 0 for none (before 6.9)
  * @committed_max_discard: and @committed_max_sectors: the values last
  *		committed
+ * @ra_set:	she set read_ahead_kb, to @ra_pages
+ * @committed_ra: the read-ahead (pages) the last commit left
  */
 struct mpath_queue_admin {
 	blk_features_t	set;
 	blk_features_t	on;
 	blk_features_t	committed;
+	bool		ra_set;
+	unsigned long	ra_pages;
+	unsigned long	committed_ra;
 #ifndef MPATH_HAVE_BLK_FEAT
 	bool		wc_off;
 	bool		discard_set;
@@ -434,6 +440,34 @@ static inline int mpath_queue_limits_commit(struct request_queue *q,
 	if (!ret)
 		a->committed = mpath_queue_admin_features(q);
 	return ret;
+}
+
+/*
+ * 6.9: a commit sets the disk's read-ahead from io_opt
+ * (blk_apply_bdi_limits(); 6.12 raises it to twice io_opt, 128 KiB at
+ * least, and never lowers it), over the administrator's read_ahead_kb:
+ * hers, if she wrote one since the last commit, is put back.  Under
+ * limits_lock, which the block layer names for ra_pages: the commit writes
+ * it under that lock, and so do her writes on later kernels (6.12's take
+ * sysfs_lock: one landing between the commit and this may give way to her
+ * previous value).  Called after the commit, with the queue no longer
+ * frozen by the caller: her write may take limits_lock, then freeze.
+ * Before 6.9 a commit leaves it be.
+ */
+static inline void mpath_queue_keep_ra(struct request_queue *q,
+				       struct mpath_queue_admin *a)
+{
+	struct backing_dev_info *bdi = q->disk->bdi;
+
+#ifdef MPATH_HAVE_LIMITS_COMMIT
+	mutex_lock(&q->limits_lock);
+#endif
+	if (a->ra_set)
+		WRITE_ONCE(bdi->ra_pages, a->ra_pages);
+	a->committed_ra = READ_ONCE(bdi->ra_pages);
+#ifdef MPATH_HAVE_LIMITS_COMMIT
+	mutex_unlock(&q->limits_lock);
+#endif
 }
 
 #endif /* _MPATH_SHIM_COMPAT_H */
