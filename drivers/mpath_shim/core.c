@@ -38,7 +38,9 @@
  * Every object is a kobject under /sys/kernel/mpath_shim and is freed by its
  * kobject release.  A lunpath holds a reference on its LUN and its HBA and on
  * the device of its scsi_device (not scsi_device_get(), which would pin the
- * low-level driver's module and keep it from unloading).  A LUN and an HBA
+ * low-level driver's module and keep it from unloading).  A removed
+ * lunpath is put after an RCU grace period by a work that holds that module
+ * only until then (mpath_path_remove()).  A LUN and an HBA
  * count their lunpaths in nr_paths; when the last one leaves, the object is
  * unlinked, removed from sysfs and put.  An opener of /dev/mpathN holds a
  * reference on its LUN too (ioctl.c).  kobject_del() waits for sysfs
@@ -534,6 +536,8 @@ static void __exit mpath_shim_exit(void)
 {
 	mpath_params_end();
 	mpath_discovery_exit();
+	/* The removed lunpaths' puts are queued (mpath_path_remove()). */
+	rcu_barrier();
 	mpath_lun_exit();
 	mpath_sysfs_exit();
 	mpath_debugfs_exit();

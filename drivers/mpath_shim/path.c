@@ -275,6 +275,17 @@ out:
 	kobject_put(&path->kobj);
 }
 
+/* The removal's put, once no reader of a map that held the path is left. */
+static void mpath_path_free_work(struct work_struct *work)
+{
+	struct mpath_path *path = container_of(to_rcu_work(work),
+					       struct mpath_path, free_rwork);
+	struct module *lld = path->lld;
+
+	kobject_put(&path->kobj);
+	module_put(lld);
+}
+
 /* Each attach of an empty disk: is its port ready now? */
 static void mpath_path_queue_rescan(struct mpath_path *path)
 {
@@ -477,6 +488,7 @@ int mpath_path_add(struct scsi_device *sdev, const char *wwid)
 	INIT_LIST_HEAD(&path->lun_node);
 	INIT_WORK(&path->attach_work, mpath_path_attach_work);
 	INIT_WORK(&path->rescan_work, mpath_path_rescan_work);
+	INIT_RCU_WORK(&path->free_rwork, mpath_path_free_work);
 	INIT_WORK(&path->probe_work, mpath_path_probe_work);
 	mutex_init(&path->detach_lock);
 	init_completion(&path->drained);
@@ -611,7 +623,21 @@ void mpath_path_remove(struct scsi_device *sdev)
 	mpath_lock();
 	mpath_lun_leave(lun);
 	mpath_unlock();
-	/* Readers of a map that held the path are gone before it is freed. */
+	/*
+	 * Readers of a map that held the path are gone before it is freed:
+	 * after a grace period, on mpath_holder_wq (unbound: not behind an
+	 * attach waiting on mpath_wq).  Waiting for one here cost a host's
+	 * removal a grace period per lunpath.  The put may be the last
+	 * one on the scsi_device and the host, whose release runs code of
+	 * their low-level driver: its module stays until then.  One that is
+	 * going (its exit removes its hosts) is not taken: the grace period
+	 * is waited out here.
+	 */
+	if (try_module_get(sdev->host->hostt->module)) {
+		path->lld = sdev->host->hostt->module;
+		queue_rcu_work(mpath_holder_wq, &path->free_rwork);
+		return;
+	}
 	synchronize_rcu();
 	kobject_put(&path->kobj);
 }

@@ -519,6 +519,9 @@ struct mpath_lun {
  * @lu_now:	the LU designator its device reported when it was found to
  *		reach another LU ("" for none), for discovery to move it
  *		there (WRONG_LU); under mpath_shim.lock
+ * @free_rwork:	the removal's put, after an RCU grace period (mpath_holder_wq)
+ * @lld:	the low-level driver's module, held from the removal until
+ *		that put (mpath_path_remove())
  */
 struct mpath_path {
 	struct kobject		kobj;
@@ -540,6 +543,8 @@ struct mpath_path {
 	struct work_struct	attach_work;
 	struct work_struct	probe_work;
 	struct work_struct	rescan_work;	/* holds a kobj reference */
+	struct rcu_work		free_rwork;
+	struct module		*lld;
 
 	int			locality;
 	bool			locality_set;
