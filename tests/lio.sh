@@ -191,7 +191,10 @@ loop_teardown() {
 	[ ${#gps[@]} -eq 0 ] || rmdir "${gps[@]}" 2>/dev/null
 	rmdir $LOOP_LU ${LOOP_LU%/*} 2>/dev/null
 	settle
-	for W in tcm_loop target_core_file target_core_iblock; do modprobe -r $W 2>/dev/null; done
+	# A removed lunpath holds its driver's module for an RCU grace period.
+	for W in tcm_loop target_core_file target_core_iblock; do
+		modprobe -r $W 2>/dev/null || { sleep 1; modprobe -r $W 2>/dev/null; }
+	done
 	return 0
 }
 

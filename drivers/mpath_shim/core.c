@@ -536,8 +536,9 @@ static void __exit mpath_shim_exit(void)
 {
 	mpath_params_end();
 	mpath_discovery_exit();
-	/* The removed lunpaths' puts are queued (mpath_path_remove()). */
+	/* The removed lunpaths are put (mpath_path_remove()). */
 	rcu_barrier();
+	flush_workqueue(mpath_holder_wq);
 	mpath_lun_exit();
 	mpath_sysfs_exit();
 	mpath_debugfs_exit();

@@ -156,8 +156,9 @@ static int mpath_disk_commit_limits(struct mpath_lun *lun,
 		/* Not off while a path needs stable pages (DIX, digests). */
 		features |= l->features & BLK_FEAT_STABLE_WRITES;
 		mpath_limits_keep_user(&l->lim, &cur, q, a);
+		/* Hers, unless the block layer set it (her limit writes). */
 		if (ra != a->committed_ra) {
-			a->ra_set = true;
+			a->ra_set = ra != mpath_default_ra(&cur);
 			a->ra_pages = ra;
 		}
 	}

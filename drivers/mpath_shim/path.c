@@ -588,6 +588,7 @@ void mpath_path_remove(struct scsi_device *sdev)
 {
 	struct mpath_path *path;
 	struct mpath_lun *lun;
+	struct module *lld;
 
 	mpath_lock();
 	path = mpath_path_find(sdev);
@@ -630,11 +631,13 @@ void mpath_path_remove(struct scsi_device *sdev)
 	 * removal a grace period per lunpath.  The put may be the last
 	 * one on the scsi_device and the host, whose release runs code of
 	 * their low-level driver: its module stays until then.  One that is
-	 * going (its exit removes its hosts) is not taken: the grace period
-	 * is waited out here.
+	 * going (its exit removes its hosts; 6.1's scsi_device release then
+	 * sets hostt->module to NULL), or a built-in one, is not taken: the
+	 * grace period is waited out here.
 	 */
-	if (try_module_get(sdev->host->hostt->module)) {
-		path->lld = sdev->host->hostt->module;
+	lld = READ_ONCE(sdev->host->hostt->module);
+	if (lld && try_module_get(lld)) {
+		path->lld = lld;
 		queue_rcu_work(mpath_holder_wq, &path->free_rwork);
 		return;
 	}

@@ -17,6 +17,7 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/device.h>
+#include <linux/pagemap.h>
 
 #ifdef MPATH_HAVE_LINUX_UNALIGNED_H
 #include <linux/unaligned.h>		/* 6.12 */
@@ -461,13 +462,24 @@ static inline void mpath_queue_keep_ra(struct request_queue *q,
 
 #ifdef MPATH_HAVE_LIMITS_COMMIT
 	mutex_lock(&q->limits_lock);
-#endif
 	if (a->ra_set)
 		WRITE_ONCE(bdi->ra_pages, a->ra_pages);
 	a->committed_ra = READ_ONCE(bdi->ra_pages);
-#ifdef MPATH_HAVE_LIMITS_COMMIT
 	mutex_unlock(&q->limits_lock);
+#else
+	a->committed_ra = READ_ONCE(bdi->ra_pages);
 #endif
+}
+
+/*
+ * The read-ahead a 6.9+ commit gives a disk with limits @lim, that
+ * blk_apply_bdi_limits() sets (6.12: raises a lower one to): one equal to
+ * it is the block layer's, not the administrator's, and follows io_opt.
+ */
+static inline unsigned long mpath_default_ra(const struct queue_limits *lim)
+{
+	return max_t(unsigned long, lim->io_opt * 2 / PAGE_SIZE,
+		     VM_READAHEAD_PAGES);
 }
 
 #endif /* _MPATH_SHIM_COMPAT_H */
