@@ -6,8 +6,8 @@
  *   selector    the policy and each CPU's state
  *   host_queue  length, longest, waits; bios waiting for a context
  *   rtpg        the last REPORT TARGET PORT GROUPS answer, decoded and raw
- * and at the top, claims (every candidate disk, and each waiting for its designator) and the fault injection
- * points of fault.c.
+ * and at the top, claims (every candidate disk, and each one waiting for its
+ * designator) and the fault injection points of fault.c.
  * Root only.  No kernel address is printed.
  */
 
