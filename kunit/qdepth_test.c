@@ -165,12 +165,36 @@ static void qlen_little_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q.max, 4);	/* at t=42 */
 }
 
+/*
+ * A reset while the queue is not empty: the integral counts from the reset
+ * (not from the last change before it), and the max is the length then.
+ */
+static void qlen_reset_test(struct kunit *test)
+{
+	struct mpath_qlen q = { };
+
+	mpath_qlen_change(&q, 0, 4);		/* 4 from t=0 */
+	mpath_qlen_change(&q, 100, -2);		/* 2 from t=100 */
+	mpath_qlen_reset(&q, 1000);
+	KUNIT_EXPECT_EQ(test, mpath_qlen_integral(&q, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mpath_qlen_integral(&q, 1500), 2 * 500);
+	KUNIT_EXPECT_EQ(test, q.max, 2);
+	mpath_qlen_change(&q, 2000, 1);		/* 3 from t=2000 */
+	KUNIT_EXPECT_EQ(test, mpath_qlen_integral(&q, 3000), 2 * 1000 + 3000);
+	KUNIT_EXPECT_EQ(test, q.max, 3);
+	/* A clock read before the last change: nothing counted twice. */
+	mpath_qlen_reset(&q, 2500);
+	mpath_qlen_change(&q, 2400, -3);
+	KUNIT_EXPECT_EQ(test, mpath_qlen_integral(&q, 9000), 0);
+}
+
 static struct kunit_case mpath_shim_qdepth_cases[] = {
 	KUNIT_CASE_PARAM(resolve_test, resolve_gen_params),
 	KUNIT_CASE_PARAM(rules_test, rules_gen_params),
 	KUNIT_CASE(rules_limits_test),
 	KUNIT_CASE(qlen_integral_test),
 	KUNIT_CASE(qlen_little_test),
+	KUNIT_CASE(qlen_reset_test),
 	{}
 };
 

@@ -38,9 +38,14 @@ static int latency_show(struct seq_file *m, void *v)
 	for (b = 0; b < MPATH_LAT_BUCKETS; b++) {
 		if (!sum[0][b] && !sum[1][b])
 			continue;
-		seq_printf(m, "%10llu..%-10llu %8llu %8llu\n",
-			   b ? 1ULL << (b - 1) : 0ULL, 1ULL << b, sum[0][b],
-			   sum[1][b]);
+		/* The last bucket takes every longer I/O: no upper bound. */
+		if (b == MPATH_LAT_BUCKETS - 1)
+			seq_printf(m, "%10llu..%-10s %8llu %8llu\n",
+				   1ULL << (b - 1), "", sum[0][b], sum[1][b]);
+		else
+			seq_printf(m, "%10llu..%-10llu %8llu %8llu\n",
+				   b ? 1ULL << (b - 1) : 0ULL, 1ULL << b,
+				   sum[0][b], sum[1][b]);
 	}
 	return 0;
 }

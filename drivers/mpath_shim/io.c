@@ -179,11 +179,14 @@ static bool mpath_hq_add(struct mpath_lun *lun, struct mpath_io *io)
 static struct mpath_io *mpath_hq_leave(struct mpath_lun *lun, u64 now)
 {
 	struct mpath_io *io = to_io(bio_list_pop(&lun->requeue_list));
+	u64 since;
 
 	lockdep_assert_held(&lun->requeue_lock);
 
-	if (io->queued_ns && now > io->queued_ns)
-		lun->hq_wait_ns += now - io->queued_ns;
+	/* Queued before a reset of the counters: its wait since. */
+	since = max(io->queued_ns, lun->hq_reset_ns);
+	if (io->queued_ns && now > since)
+		lun->hq_wait_ns += now - since;
 	io->queued_ns = 0;
 	WRITE_ONCE(lun->hq_len, lun->hq_len - 1);
 	mpath_qlen_change(&lun->hq, now, -1);

@@ -605,7 +605,7 @@ void mpath_path_remove(struct scsi_device *sdev)
 	mpath_lun_publish_map(lun);
 	sysfs_remove_link(path->hba->paths_kobj, path->hctl);
 	kobject_del(&path->kobj);
-	mpath_hba_keep_stats(path);
+	mpath_hba_keep_stats(path, false);
 	mpath_hba_leave(path->hba);
 	mpath_unlock();
 
@@ -622,6 +622,8 @@ void mpath_path_remove(struct scsi_device *sdev)
 
 	/* Only now: the LUN may go once its last path has drained. */
 	mpath_lock();
+	/* What the I/O in flight as it left its HBA counted, too. */
+	mpath_hba_keep_stats(path, true);
 	mpath_lun_leave(lun);
 	mpath_unlock();
 	/*

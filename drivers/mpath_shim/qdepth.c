@@ -139,6 +139,14 @@ void mpath_qlen_change(struct mpath_qlen *q, u64 now, int delta)
 	q->max = max(q->max, q->len);
 }
 
+/* Start counting afresh at @now: the integral from then, the max of now. */
+void mpath_qlen_reset(struct mpath_qlen *q, u64 now)
+{
+	q->integral = 0;
+	q->last_ns = max(now, q->last_ns);
+	q->max = q->len;
+}
+
 /* The integral up to @now. */
 u64 mpath_qlen_integral(const struct mpath_qlen *q, u64 now)
 {

@@ -280,6 +280,11 @@ static int mpath_parse_reset(const char *buf)
 
 static void mpath_path_reset_stats(struct mpath_path *path)
 {
+	u64 since = READ_ONCE(path->busy_since);
+
+	/* A busy period under way counts from now (0: not counted at all). */
+	if (since && mpath_path_inflight(path))
+		WRITE_ONCE(path->busy_since, max(since, ktime_get_ns()));
 	mpath_stats_reset(path->stats);
 	WRITE_ONCE(path->max_outstanding, mpath_path_inflight(path));
 }
@@ -296,10 +301,11 @@ static ssize_t lun_reset_stats_store(struct kobject *kobj,
 	mpath_stats_reset(lun->stats);
 	mpath_lat_reset(lun->lat);
 	spin_lock_irq(&lun->requeue_lock);
-	lun->hq_waits = 0;
+	/* The I/Os waiting now are this period's waiters, from now on. */
+	lun->hq_waits = lun->hq_len;
 	lun->hq_wait_ns = 0;
-	lun->hq.integral = 0;
-	lun->hq.max = lun->hq.len;
+	lun->hq_reset_ns = ktime_get_ns();
+	mpath_qlen_reset(&lun->hq, lun->hq_reset_ns);
 	spin_unlock_irq(&lun->requeue_lock);
 	return count;
 }
@@ -453,12 +459,18 @@ static ssize_t mpath_attr_show(struct kobject *kobj, struct attribute *attr,
 static ssize_t mpath_attr_store(struct kobject *kobj, struct attribute *attr,
 				const char *buf, size_t count)
 {
-	size_t i;
+	size_t i, len = count;
+	ssize_t ret;
 
 	for (i = strnlen(buf, count); i < count; i++)
 		if (buf[i] && buf[i] != '\n')
 			return -EINVAL;
-	return kobj_sysfs_ops.store(kobj, attr, buf, count);
+	/* Without the trailing NULs (buf stays terminated): "db01\0" is "db01". */
+	while (len && !buf[len - 1])
+		len--;
+	ret = kobj_sysfs_ops.store(kobj, attr, buf, len);
+	/* All of it was taken: a shorter count would be written again. */
+	return ret == (ssize_t)len ? count : ret;
 }
 
 static const struct sysfs_ops mpath_sysfs_ops = {
@@ -870,12 +882,32 @@ static void mpath_hba_sum_path(struct mpath_stats *sum,
 /*
  * @path leaves its HBA: its counters stay in the HBA's figures, which go
  * down only on a reset (an interval reader would take a drop for one).
+ * Called as it leaves the HBA's lists, and again once the I/O then in
+ * flight on it has @drained, which adds what that I/O counted.  In
+ * between, nothing resets its counters: its files and its HBA's list of
+ * lunpaths no longer have it.
  */
-void mpath_hba_keep_stats(struct mpath_path *path)
+void mpath_hba_keep_stats(struct mpath_path *path, bool drained)
 {
+	struct mpath_stats *kept = &path->hba_kept, now = { }, st;
+	unsigned int i;
+
 	lockdep_assert_held(&mpath_shim.lock);
 
-	mpath_hba_sum_path(&path->hba->gone, path, ktime_get_ns());
+	if (!drained)
+		memset(kept, 0, sizeof(*kept));
+	mpath_hba_sum_path(&now, path, ktime_get_ns());
+	st = path->hba->gone;
+	for (i = 0; i < 2; i++) {
+		st.ios[i] += now.ios[i] - kept->ios[i];
+		st.bytes[i] += now.bytes[i] - kept->bytes[i];
+	}
+	st.errors += now.errors - kept->errors;
+	st.failovers += now.failovers - kept->failovers;
+	st.service_ns += now.service_ns - kept->service_ns;
+	st.busy_ns = max(st.busy_ns, now.busy_ns);
+	path->hba->gone = st;
+	*kept = now;
 }
 
 /*

@@ -170,8 +170,8 @@ struct mpath_stats {
  * @proc_name:	name of the low-level driver, copied at discovery
  * @numa_node:	NUMA node of the HBA's device (NUMA_NO_NODE if none)
  * @gone:	counters of the lunpaths that left it, as they were when
- *		they left (busy_ns: the busiest one's), so that its figures
- *		go down only on a reset
+ *		they left and the I/O then in flight on them (busy_ns: the
+ *		busiest one's), so that its figures go down only on a reset
  */
 struct mpath_hba {
 	struct kobject		kobj;
@@ -316,6 +316,8 @@ enum mpath_lun_state {
  * @hq:		its length over time, under @requeue_lock
  * @hq_waits:	I/Os that had to wait in it, under @requeue_lock
  * @hq_wait_ns:	their time in it, under @requeue_lock
+ * @hq_reset_ns: when its counters were last zeroed: a wait counts from
+ *		then on, under @requeue_lock
  * @io_tries_exhausted: I/Os ended with a path error after failing on
  *		every path (MPATH_IO_TRIES_PER_PATH per lunpath)
  * @ioctl_failovers: ioctls and reservation commands sent again on another
@@ -410,6 +412,7 @@ struct mpath_lun {
 	struct mpath_qlen	hq;
 	u64			hq_waits;
 	u64			hq_wait_ns;
+	u64			hq_reset_ns;
 	atomic_long_t		io_tries_exhausted;
 	atomic_long_t		ioctl_failovers;
 	unsigned int		sg_timeout;
@@ -494,6 +497,8 @@ struct mpath_lun {
  *		(the three under mpath_shim.lock)
  * @io_timeout:	seconds, set on this lunpath, 0 for none; under
  *		mpath_shim.lock
+ * @hba_kept:	its counters as last added to its HBA's @gone (it left the
+ *		HBA), under mpath_shim.lock
  * @dev_timeout: the device's own command timeout (jiffies) while ours is
  *		applied, else 0; under mpath_shim.lock
  * @dev_sg_timeout: the device's own SG_IO default timeout while the LUN's
@@ -582,6 +587,7 @@ struct mpath_path {
 	int			rel_port;
 	unsigned long		access_changes;	/* under mpath_shim.lock */
 	struct mpath_stats __percpu *stats;
+	struct mpath_stats	hba_kept;	/* under mpath_shim.lock */
 };
 
 /**
@@ -974,6 +980,6 @@ extern const struct kobj_type mpath_path_ktype;
 int mpath_sysfs_init(void);
 void mpath_sysfs_exit(void);
 int mpath_parse_bool(const char *buf, bool *val);
-void mpath_hba_keep_stats(struct mpath_path *path);
+void mpath_hba_keep_stats(struct mpath_path *path, bool drained);
 
 #endif /* _MPATH_SHIM_H */

@@ -60,5 +60,6 @@ struct mpath_qlen {
 
 void mpath_qlen_change(struct mpath_qlen *q, u64 now, int delta);
 u64 mpath_qlen_integral(const struct mpath_qlen *q, u64 now);
+void mpath_qlen_reset(struct mpath_qlen *q, u64 now);
 
 #endif /* _MPATH_SHIM_QDEPTH_H */
