@@ -109,7 +109,11 @@ static dev_t mpath_sd_devt(struct scsi_device *sdev)
 /*
  * Open @path's sd disk for the LUN, read-write and exclusive with the LUN
  * as holder; NULL if it cannot be used yet, and *@empty if that is because
- * the disk has no sectors.
+ * the disk has no sectors.  A write-protected LU (a read-only snapshot or
+ * replica) refuses a write open (sd: -EROFS): its disk is opened read-only.
+ * The clones are bios, which the open mode does not restrict: when the
+ * LU turns writable, sd clears the disk's read-only flag, and so do the
+ * LUN's limits (mpath_disk_update_limits()), without opening it again.
  */
 static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 {
@@ -128,6 +132,9 @@ static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 		return NULL;
 	bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_WRITE,
 					  path->lun, NULL);
+	if (PTR_ERR_OR_ZERO(bdev_file) == -EROFS)
+		bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ,
+						  path->lun, NULL);
 	if (IS_ERR(bdev_file)) {
 		/* Once per path until it attaches: the probe retries. */
 		if (!test_and_set_bit(MPATH_PATH_CLAIM_WARNED, &path->flags))
@@ -1030,11 +1037,16 @@ static void mpath_path_probe(struct mpath_path *path)
 		if (reinstate || mpath_pr_join_due(path))
 			ret = mpath_pr_join(path, path->bdev);
 	}
-	percpu_ref_put(&path->ref);
 
+	/*
+	 * The ref is put after the move: while it is held, the disk probed is
+	 * the path's (a detach waits for it), and the path cannot have been
+	 * detached and attached again, to a state this probe did not see.
+	 */
 	mpath_lock();
 	if (ret == -ESTALE && mpath_path_set_state(path, MPATH_PATH_WRONG_LU)) {
 		mpath_unlock();
+		percpu_ref_put(&path->ref);
 		/* Its I/O drains; no more goes there. */
 		mpath_path_close(path);
 		mpath_discovery_remapped();
@@ -1047,6 +1059,7 @@ static void mpath_path_probe(struct mpath_path *path)
 	if (rejoin && !ret)
 		mpath_lun_publish_map(lun);
 	mpath_unlock();
+	percpu_ref_put(&path->ref);
 	if (reinstate || rejoin)
 		mutex_unlock(&lun->pr_lock);
 }

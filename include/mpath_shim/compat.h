@@ -61,6 +61,11 @@ static void remove##_intf(struct device *dev, struct class_interface *intf) \
 #define blk_mode_t		fmode_t
 #define BLK_OPEN_READ		FMODE_READ
 #define BLK_OPEN_WRITE		FMODE_WRITE
+/*
+ * What the put gives back: 6.1's blkdev_put() reads only FMODE_EXCL of it
+ * (the claim; whether the claim blocked media events is kept in the bdev)
+ * and sd's release none, so a disk opened read-only is put the same way.
+ */
 #define MPATH_COMPAT_FMODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
 
 struct blk_holder_ops;
@@ -71,8 +76,8 @@ bdev_file_open_by_dev(dev_t dev, blk_mode_t mode, void *holder,
 {
 	struct block_device *bdev;
 
-	WARN_ON_ONCE(mode != (BLK_OPEN_READ | BLK_OPEN_WRITE) || !holder);
-	bdev = blkdev_get_by_dev(dev, MPATH_COMPAT_FMODE, holder);
+	WARN_ON_ONCE(!(mode & BLK_OPEN_READ) || !holder);
+	bdev = blkdev_get_by_dev(dev, mode | FMODE_EXCL, holder);
 	if (IS_ERR(bdev))
 		return ERR_CAST(bdev);
 	return (struct file *)bdev;
