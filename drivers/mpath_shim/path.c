@@ -181,10 +181,32 @@ static u8 *mpath_read_vpd83(struct scsi_device *sdev, unsigned int *lenp)
 }
 
 /*
+ * Is no LU connected behind @sdev now (peripheral qualifier 1 or 3 in a
+ * standard INQUIRY)?  Asked when its VPD page cannot be read: LIO answers
+ * for an unmapped LUN 0 with a virtual LUN that has no page 0x83, and
+ * serves reads (zeros) of its own.
+ */
+static bool mpath_lu_not_connected(struct scsi_device *sdev)
+{
+	const u8 cmd[6] = { INQUIRY, 0, 0, 0, 36, 0 };
+	bool ret;
+	u8 *buf;
+
+	buf = kzalloc(36, GFP_NOIO);
+	if (!buf)
+		return false;
+	ret = !scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf, 36, 10 * HZ, 3,
+				NULL) && buf[0] >> 5;
+	kfree(buf);
+	return ret;
+}
+
+/*
  * Does @path still reach its LUN?  Its LU designator, read afresh, is
  * compared with the LUN's.  0: yes; -ESTALE: it reaches another LU now (a
  * remap behind the same H:C:T:L), kept in @path->lu_now for discovery to
- * move it there; another error: cannot tell now.
+ * move it there; -ENXIO: no LU is connected behind it now; another error:
+ * cannot tell now.
  */
 static int mpath_path_verify(struct mpath_path *path)
 {
@@ -195,7 +217,17 @@ static int mpath_path_verify(struct mpath_path *path)
 
 	page = mpath_read_vpd83(path->sdev, &len);
 	if (IS_ERR(page))
-		return PTR_ERR(page);
+		return mpath_lu_not_connected(path->sdev) ? -ENXIO :
+		       PTR_ERR(page);
+	/*
+	 * Peripheral qualifier 1 or 3: no LU connected at this nexus now (the
+	 * LUN unmapped or masked, an array reconfiguring), which is no remap:
+	 * the path is out until its LU answers again.
+	 */
+	if (page[0] >> 5) {
+		ret = -ENXIO;
+		goto out;
+	}
 	id = kmalloc(MPATH_WWID_LEN, GFP_NOIO);
 	if (!id) {
 		ret = -ENOMEM;
@@ -1051,6 +1083,13 @@ static void mpath_path_probe(struct mpath_path *path)
 		mpath_path_close(path);
 		mpath_discovery_remapped();
 		return;
+	}
+	if (ret == -ENXIO && state == MPATH_PATH_ACTIVE &&
+	    path->state == MPATH_PATH_ACTIVE) {
+		sdev_printk(KERN_WARNING, path->sdev,
+			    "mpath_shim: no LU connected behind the lunpath of mpath%d now\n",
+			    lun->name->index);
+		mpath_path_fail(path);
 	}
 	if (reinstate && !ret && mpath_path_set_state(path, MPATH_PATH_ACTIVE))
 		sdev_printk(KERN_INFO, path->sdev,
