@@ -181,10 +181,18 @@ static u8 *mpath_read_vpd83(struct scsi_device *sdev, unsigned int *lenp)
 }
 
 /*
- * Is no LU connected behind @sdev now (peripheral qualifier 1 or 3 in a
- * standard INQUIRY)?  Asked when its VPD page cannot be read: LIO answers
- * for an unmapped LUN 0 with a virtual LUN that has no page 0x83, and
- * serves reads (zeros) of its own.
+ * Peripheral qualifier 1 (not connected now) or 3 (no LU at all) in byte 0
+ * of an INQUIRY answer; 2 is reserved and 4-7 vendor specific.
+ */
+static bool mpath_pq_not_connected(u8 byte0)
+{
+	return byte0 >> 5 == 1 || byte0 >> 5 == 3;
+}
+
+/*
+ * Does a standard INQUIRY say no LU is connected behind @sdev now?  Asked
+ * when its VPD page cannot be read: LIO answers for an unmapped LUN 0 with
+ * a virtual LUN that has no page 0x83 and serves reads (zeros) of its own.
  */
 static bool mpath_lu_not_connected(struct scsi_device *sdev)
 {
@@ -196,7 +204,7 @@ static bool mpath_lu_not_connected(struct scsi_device *sdev)
 	if (!buf)
 		return false;
 	ret = !scsi_execute_cmd(sdev, cmd, REQ_OP_DRV_IN, buf, 36, 10 * HZ, 3,
-				NULL) && buf[0] >> 5;
+				NULL) && mpath_pq_not_connected(buf[0]);
 	kfree(buf);
 	return ret;
 }
@@ -219,24 +227,23 @@ static int mpath_path_verify(struct mpath_path *path)
 	if (IS_ERR(page))
 		return mpath_lu_not_connected(path->sdev) ? -ENXIO :
 		       PTR_ERR(page);
-	/*
-	 * Peripheral qualifier 1 or 3: no LU connected at this nexus now (the
-	 * LUN unmapped or masked, an array reconfiguring), which is no remap:
-	 * the path is out until its LU answers again.
-	 */
-	if (page[0] >> 5) {
-		ret = -ENXIO;
-		goto out;
-	}
 	id = kmalloc(MPATH_WWID_LEN, GFP_NOIO);
 	if (!id) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	ret = mpath_vpd83_lu_id(page, len, id, MPATH_WWID_LEN);
-	if (ret >= 0 && !strcmp(id, path->lun->wwid))
+	if (ret >= 0 && !strcmp(id, path->lun->wwid)) {
 		mpath_path_set_port(path, page, len);
-	if (ret < 0 || strcmp(id, path->lun->wwid)) {
+		ret = 0;
+	} else if (mpath_pq_not_connected(page[0])) {
+		/*
+		 * Not our LU, and not connected (the LUN unmapped or masked,
+		 * the array answering for it): no remap, and no LU to move
+		 * the path to.  It is out until its LU answers again.
+		 */
+		ret = -ENXIO;
+	} else {
 		/* One too long for a LUN's wwid is none to discovery. */
 		mpath_lock();
 		strscpy(path->lu_now, ret < 0 || ret >= MPATH_WWID_LEN ? "" : id,
@@ -247,8 +254,6 @@ static int mpath_path_verify(struct mpath_path *path)
 			    ret < 0 ? "(no designator)" : id, path->lun->wwid,
 			    path->lun->name->index);
 		ret = -ESTALE;
-	} else {
-		ret = 0;
 	}
 out:
 	kfree(id);

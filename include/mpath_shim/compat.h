@@ -48,7 +48,8 @@ static void remove##_intf(struct device *dev, struct class_interface *intf) \
  * 6.9: a block device is opened as a file.  Before that (6.1) the handle
  * is the block_device itself, behind a struct file pointer that is never
  * dereferenced: only file_bdev() and bdev_fput() below take it.  Every
- * open is read-write and exclusive (a holder is always given).
+ * open is exclusive (a holder is always given), and read-write unless sd
+ * refused that (a write-protected disk).
  */
 #ifdef MPATH_HAVE_BDEV_FILE
 #ifndef MPATH_HAVE_BDEV_FPUT
