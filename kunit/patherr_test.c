@@ -87,9 +87,41 @@ static void host_byte_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpath_host_byte_path_error(c->host), c->path_error);
 }
 
+struct conflict_case {
+	const char	*desc;
+	int		ret;
+	bool		conflict;
+};
+
+static const struct conflict_case conflict_cases[] = {
+	{ "success", 0, false },
+	{ "PR_STS_RESERVATION_CONFLICT (6.5 on)", SAM_STAT_RESERVATION_CONFLICT, true },
+	{ "6.1: SCSIML_STAT_RESV_CONFLICT above the status", 0x0118, true },
+	{ "old DID_NEXUS_FAILURE with the status", 0x11 << 16 | 0x18, true },
+	{ "check condition", SAM_STAT_CHECK_CONDITION, false },
+	{ "busy", SAM_STAT_BUSY, false },
+	{ "PR_STS_PATH_FAILED", DID_NO_CONNECT << 16, false },
+	{ "an errno", -ENODEV, false },
+	{ "-EBADE is not a status", -EBADE, false },
+};
+
+static void conflict_case_desc(const struct conflict_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(conflict, conflict_cases, conflict_case_desc);
+
+static void conflict_test(struct kunit *test)
+{
+	const struct conflict_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mpath_pr_result_conflict(c->ret), c->conflict);
+}
+
 static struct kunit_case patherr_test_cases[] = {
 	KUNIT_CASE_PARAM(pr_result_test, pr_result_gen_params),
 	KUNIT_CASE_PARAM(host_byte_test, host_byte_gen_params),
+	KUNIT_CASE_PARAM(conflict_test, conflict_gen_params),
 	{}
 };
 

@@ -46,3 +46,14 @@ bool mpath_pr_result_path_error(int ret)
 		return mpath_errno_path_error(ret);
 	return mpath_host_byte_path_error((ret >> 16) & 0xff);
 }
+
+/*
+ * Is @ret (as mpath_pr_result_path_error() takes it) a RESERVATION
+ * CONFLICT?  Its status byte: 6.1 adds its own bits above it (0x118,
+ * SCSIML_STAT_RESV_CONFLICT; older kernels DID_NEXUS_FAILURE), 6.5 on
+ * return PR_STS_RESERVATION_CONFLICT, the status itself.
+ */
+bool mpath_pr_result_conflict(int ret)
+{
+	return ret > 0 && (ret & 0xff) == SAM_STAT_RESERVATION_CONFLICT;
+}

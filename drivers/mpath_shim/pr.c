@@ -13,8 +13,11 @@
  * which one reserved is not known; READ RESERVATION after it tells whether
  * the holder was among them.  RESERVE, PREEMPT and CLEAR go through
  * one usable lunpath, sent again on another after a path error, as ioctls
- * are.  A PREEMPT of the LUN's own key (a holder changing the reservation's
- * type) takes every other lunpath out of the map and drains its I/O first,
+ * are; a RESERVE also after a reservation conflict, since only the
+ * holder's nexus may reserve again.  A PREEMPT of the LUN's own key (a
+ * holder changing the reservation's type) or of key 0 (every registrant's
+ * under an all-registrants reservation) takes every other lunpath out of
+ * the map and drains its I/O first,
  * since their nexuses lose the key, and registers it there again after:
  * no write meets RESERVATION CONFLICT meanwhile.  Of the reservation types,
  * those of all registrants or registrants only suit a multipath LUN: with
@@ -51,7 +54,8 @@
  * pr_lock serialises the LUN's reservation commands with that join and is
  * held across the join's move to ACTIVE: a REGISTER either finds the
  * lunpath active or the lunpath finds the new key.  Order: pr_lock, then
- * mpath_shim.lock.
+ * mpath_shim.lock.  Held I/O waits for the probe, which takes pr_lock:
+ * nothing allocated under it reclaims through I/O (GFP_NOIO).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -89,6 +93,7 @@ struct mpath_pr_cmd {
 	bool	abort;
 	bool	registers;	/* lunpaths it did not reach join later */
 	bool	every_port;	/* RELEASE: refusing ports too, go on past them */
+	bool	conflict_next;	/* RESERVE: past a conflict, to the next nexus */
 	u64	undo_key;	/* set by mpath_pr_undo(): the nexuses' key before */
 	void	*data;
 };
@@ -119,20 +124,27 @@ static int mpath_pr_call(int (*fn)(struct block_device *bdev,
 /*
  * @c through one usable lunpath, again on another after a path error; with
  * @lun's pr_lock held if @locked (it is let go while waiting for a path).
+ * With @c->conflict_next, a RESERVATION CONFLICT too is sent on to the next
+ * lunpath, and returned once every one refused it.
  */
 static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 			bool locked)
 {
 	struct mpath_tried tried = { };
 	struct mpath_path *path;
-	int ret = -EIO;
+	int ret = -EIO, conflict = 0;
 
 	for (;;) {
 		path = mpath_ioctl_path(lun, &tried,
 					locked ? &lun->pr_lock : NULL);
 		if (IS_ERR(path))
-			return tried.nr ? ret : PTR_ERR(path);
+			return conflict ?: tried.nr ? ret : PTR_ERR(path);
 		ret = mpath_pr_call(c->fn, path->bdev, c);
+		if (c->conflict_next && mpath_pr_result_conflict(ret)) {
+			conflict = ret;
+			percpu_ref_put(&path->ref);
+			continue;
+		}
 		if (!mpath_pr_result_path_error(ret)) {
 			percpu_ref_put(&path->ref);
 			return ret;
@@ -177,7 +189,7 @@ static int mpath_pr_keys_seen(struct scsi_device *sdev, u64 key, u64 tried,
 	int ret;
 	u8 *buf;
 
-	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_KERNEL);
+	buf = kzalloc(MPATH_PR_KEYS_LEN, GFP_NOIO);
 	if (!buf)
 		return -ENOMEM;
 	ret = mpath_pr_in(sdev, 0 /* READ KEYS */, buf, MPATH_PR_KEYS_LEN);
@@ -415,8 +427,8 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 	lockdep_assert_held(&lun->pr_lock);
 
 	n = mpath_pr_active_paths(lun, &paths, c->every_port);
-	ok = bitmap_zalloc(max(n, 1U), GFP_KERNEL);
-	perr = bitmap_zalloc(max(n, 1U), GFP_KERNEL);
+	ok = bitmap_zalloc(max(n, 1U), GFP_NOIO);
+	perr = bitmap_zalloc(max(n, 1U), GFP_NOIO);
 	if (!paths || !ok || !perr) {
 		ret = -ENOMEM;
 		goto out;
@@ -511,12 +523,18 @@ static int mpath_pr_do_reserve(struct block_device *bdev,
 	return ops->pr_reserve(bdev, c->key, c->type, c->flags);
 }
 
+/*
+ * The holder's nexus may RESERVE again (GOOD, nothing changes), any other
+ * one meets RESERVATION CONFLICT, though registered with the same key: a
+ * holder that asserts its reservation again (nfsd's SCSI layouts at every
+ * GETDEVICEINFO) is answered by the nexus that holds it.
+ */
 static int mpath_pr_reserve(struct block_device *bdev, u64 key,
 			    enum pr_type type, u32 flags)
 {
 	struct mpath_pr_cmd c = {
 		.fn = mpath_pr_do_reserve, .key = key, .type = type,
-		.flags = flags,
+		.flags = flags, .conflict_next = true,
 	};
 
 	return mpath_pr_one(bdev->bd_disk->private_data, &c, false);
@@ -724,7 +742,7 @@ static int mpath_pr_preempt_self(struct mpath_lun *lun,
 			atomic_long_inc(&lun->ioctl_failovers);
 			if (ret != -ENOLINK)
 				mpath_path_report_error(path);
-		} else if (!ret) {
+		} else if (!ret && c->sa_key) {
 			reg = mpath_pr_key_registered(path->sdev, c->sa_key);
 			if (!reg && lun->pr_key == c->sa_key)
 				WRITE_ONCE(lun->pr_key, 0);
@@ -750,9 +768,13 @@ static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
 	int ret;
 
 	mutex_lock(&lun->pr_lock);
-	/* A pending REGISTER's key may turn out to be ours (pr_tried). */
-	if (new_key && (new_key == lun->pr_key ||
-			(lun->pr_tried_nexuses && new_key == lun->pr_tried)))
+	/*
+	 * A pending REGISTER's key may turn out to be ours (pr_tried).  Key 0
+	 * (allowed under an all-registrants reservation) unregisters every
+	 * nexus but the sender's, ours too.
+	 */
+	if (!new_key || new_key == lun->pr_key ||
+	    (lun->pr_tried_nexuses && new_key == lun->pr_tried))
 		ret = mpath_pr_preempt_self(lun, &c);
 	else
 		ret = mpath_pr_one(lun, &c, true);

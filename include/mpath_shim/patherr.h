@@ -12,5 +12,6 @@
 bool mpath_errno_path_error(int err);
 bool mpath_host_byte_path_error(u8 host);
 bool mpath_pr_result_path_error(int ret);
+bool mpath_pr_result_conflict(int ret);
 
 #endif /* _MPATH_SHIM_PATHERR_H */
