@@ -244,14 +244,27 @@ static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 }
 
 /*
- * Choose a usable path of @lun for @io with the LUN's policy and take a
- * reference on its ref and one of its tags.  When the policy's choice is at
- * its queue depth, any usable path with a free tag will do (unless the
- * policy has no failover).
+ * May @path, whose ref is held, carry @io?  With @wc (a flush or FUA write)
+ * only if its disk has a write cache: the block layer drops PREFLUSH and
+ * FUA for a disk without one, so where the paths' disks disagree (sd's
+ * MODE SENSE failed on one, or "write through" written to one's
+ * queue/write_cache) such a path would end the flush having sent nothing.
  */
-static enum mpath_send mpath_get_path(struct mpath_lun *lun,
-				      struct mpath_io *io,
-				      struct mpath_path **pathp)
+static __always_inline bool mpath_path_takes(struct mpath_path *path,
+					     struct mpath_io *io, bool wc)
+{
+	if (unlikely(wc) && !bdev_write_cache(path->bdev))
+		return false;
+	return mpath_path_get_tag(path, io);
+}
+
+/*
+ * mpath_get_path(), with @wc: only a path whose disk has a write cache.
+ * MPATH_NO_PATH if there is none, MPATH_BUSY if each is at its depth.
+ */
+static __always_inline enum mpath_send
+__mpath_get_path(struct mpath_lun *lun, struct mpath_io *io,
+		 struct mpath_path **pathp, bool wc)
 {
 	enum mpath_send ret = MPATH_NO_PATH;
 	struct mpath_selector *sel;
@@ -266,8 +279,9 @@ static enum mpath_send mpath_get_path(struct mpath_lun *lun,
 		goto out;
 	path = mpath_selector_select(sel, map, numa_node_id(), io->bytes);
 	if (path && percpu_ref_tryget_live_rcu(&path->ref)) {
-		ret = MPATH_BUSY;
-		if (mpath_path_get_tag(path, io))
+		if (!wc || bdev_write_cache(path->bdev))
+			ret = MPATH_BUSY;
+		if (mpath_path_takes(path, io, wc))
 			goto found;
 		percpu_ref_put(&path->ref);
 	}
@@ -278,8 +292,9 @@ static enum mpath_send mpath_get_path(struct mpath_lun *lun,
 		if (!mpath_path_usable(path) ||
 		    !percpu_ref_tryget_live_rcu(&path->ref))
 			continue;
-		ret = MPATH_BUSY;
-		if (mpath_path_get_tag(path, io))
+		if (!wc || bdev_write_cache(path->bdev))
+			ret = MPATH_BUSY;
+		if (mpath_path_takes(path, io, wc))
 			goto found;
 		percpu_ref_put(&path->ref);
 	}
@@ -293,6 +308,28 @@ found:
 		io->ahead = atomic64_add_return(io->bytes, &path->active_bytes);
 	*pathp = path;
 	return MPATH_SENT;
+}
+
+/*
+ * Choose a usable path of @lun for @io with the LUN's policy and take a
+ * reference on its ref and one of its tags.  When the policy's choice is at
+ * its queue depth, any usable path with a free tag will do (unless the
+ * policy has no failover).  A flush or FUA write goes to a path whose disk
+ * has a write cache while one is usable, and waits for its tag.
+ */
+static enum mpath_send mpath_get_path(struct mpath_lun *lun,
+				      struct mpath_io *io,
+				      struct mpath_path **pathp)
+{
+	enum mpath_send ret;
+
+	if (likely(!(io->orig->bi_opf & (REQ_PREFLUSH | REQ_FUA))))
+		return __mpath_get_path(lun, io, pathp, false);
+	ret = __mpath_get_path(lun, io, pathp, true);
+	/* No usable path has a write cache: the LU has none, they say. */
+	if (ret == MPATH_NO_PATH)
+		ret = __mpath_get_path(lun, io, pathp, false);
+	return ret;
 }
 
 static void mpath_clone_end_io(struct bio *clone);
