@@ -135,6 +135,11 @@ static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 	if (PTR_ERR_OR_ZERO(bdev_file) == -EROFS)
 		bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ,
 						  path->lun, NULL);
+	/* Mounted, a PV, an md member: nothing of its LU is offered. */
+	if (PTR_ERR_OR_ZERO(bdev_file) == -EBUSY)
+		set_bit(MPATH_PATH_IN_USE, &path->flags);
+	else
+		clear_bit(MPATH_PATH_IN_USE, &path->flags);
 	if (IS_ERR(bdev_file)) {
 		/* Once per path until it attaches: the probe retries. */
 		if (!test_and_set_bit(MPATH_PATH_CLAIM_WARNED, &path->flags))
@@ -338,6 +343,66 @@ static void mpath_path_queue_rescan(struct mpath_path *path)
 		kobject_put(&path->kobj);
 }
 
+/*
+ * Add @lun's disk, /dev/mpathN, once a lunpath of it is attached, with the
+ * smallest capacity of its attached lunpaths, and link each of them to it.
+ * Not while a lunpath's disk is held by someone else (mounted, a PV in
+ * use, an md member): a second block device of a LU in use would let the
+ * same filesystem be mounted twice (udev gives mpathN its by-uuid links);
+ * dm-multipath, which opens every path for its table, refuses it too.  The
+ * probe tries that lunpath again at every tick, and once it attaches the
+ * disk is added.  Nor before every new lunpath has tried once, so that one
+ * in use is known.  After every attach try, on mpath_wq.
+ */
+static void mpath_lun_offer_disk(struct mpath_lun *lun)
+{
+	struct mpath_path *path, *busy = NULL;
+	sector_t capacity = 0, size;
+	bool untried = false;
+	int ret;
+
+	if (lun->disk_added || lun->disk_add_failed)
+		return;
+	mpath_lock();
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		if (path->state == MPATH_PATH_NEW) {
+			if (test_bit(MPATH_PATH_IN_USE, &path->flags))
+				busy = path;
+			else if (!test_bit(MPATH_PATH_TRIED, &path->flags))
+				untried = true;
+		} else if (path->holder) {
+			size = bdev_nr_sectors(path->bdev);
+			if (!capacity || size < capacity)
+				capacity = size;
+		}
+	}
+	if (busy && !lun->in_use_warned) {
+		lun->in_use_warned = true;
+		sdev_printk(KERN_WARNING, busy->sdev,
+			    "mpath_shim: mpath%d is not offered while this path's disk is in use (mounted, or held by another driver); it is once the disk is let go\n",
+			    lun->name->index);
+	}
+	if (lun->state == MPATH_LUN_DYING)
+		capacity = 0;
+	mpath_unlock();
+	if (busy || untried || !capacity)
+		return;
+
+	ret = mpath_disk_add(lun, capacity);
+	if (ret) {
+		/* A gendisk that failed to add cannot be added again. */
+		lun->disk_add_failed = true;
+		pr_err("mpath%d: cannot add the disk: %d; the LUN has no block device until its paths are removed\n",
+		       lun->name->index, ret);
+		return;
+	}
+	mpath_lock();
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (path->holder)
+			mpath_holder_queue_link(lun, path->holder);
+	mpath_unlock();
+}
+
 /* Open the path's disk and make the path usable. */
 static void mpath_path_attach(struct mpath_path *path)
 {
@@ -345,8 +410,7 @@ static void mpath_path_attach(struct mpath_path *path)
 	struct mpath_holder *holder = NULL;
 	struct block_device *bdev;
 	struct file *bdev_file;
-	sector_t capacity;
-	bool ok, empty = false;
+	bool ok, added, empty = false;
 	int ret;
 
 	mpath_lock();
@@ -356,6 +420,7 @@ static void mpath_path_attach(struct mpath_path *path)
 	if (!ok)
 		return;
 
+	set_bit(MPATH_PATH_TRIED, &path->flags);
 	bdev_file = mpath_path_open(path, &empty);
 	if (empty)
 		mpath_path_queue_rescan(path);
@@ -381,6 +446,7 @@ static void mpath_path_attach(struct mpath_path *path)
 		mpath_unlock();
 		if (ret == -ESTALE)
 			mpath_discovery_remapped();
+		mpath_lun_offer_disk(lun);
 		return;
 	}
 	/* Before any I/O can reach it: its access state is known, */
@@ -414,10 +480,10 @@ static void mpath_path_attach(struct mpath_path *path)
 		mpath_disk_update_limits(lun);
 		mpath_holder_free(holder);
 		bdev_fput(bdev_file);
+		mpath_lun_offer_disk(lun);
 		return;
 	}
 	/* A detach may take the disk from here on: what it needs, first. */
-	capacity = bdev_nr_sectors(bdev);
 	path->bdev_file = bdev_file;
 	path->bdev = bdev;
 	path->holder = holder;
@@ -440,19 +506,13 @@ static void mpath_path_attach(struct mpath_path *path)
 	mutex_unlock(&lun->limits_lock);
 	mutex_unlock(&lun->pr_lock);
 
-	if (!lun->disk_added && !lun->disk_add_failed) {
-		ret = mpath_disk_add(lun, capacity);
-		if (ret) {
-			/* A gendisk that failed to add cannot be added again. */
-			lun->disk_add_failed = true;
-			pr_err("mpath%d: cannot add the disk: %d; the LUN has no block device until its paths are removed\n",
-			       lun->name->index, ret);
-		}
-	}
+	added = lun->disk_added;
+	mpath_lun_offer_disk(lun);
 	/* Unless a detach took the disk back meanwhile. */
 	mpath_lock();
 	if (path->holder == holder) {
-		if (lun->disk_added)
+		/* Added now, it was linked with the others. */
+		if (added)
 			mpath_holder_queue_link(lun, holder);
 		sdev_printk(KERN_INFO, path->sdev,
 			    "mpath_shim: %pg is a path of %s\n", bdev,

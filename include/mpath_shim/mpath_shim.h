@@ -121,6 +121,8 @@ enum {
 	MPATH_PATH_RESCANNED,	/* its empty disk was read again since the port was ready */
 	MPATH_PATH_UNBIND_DISABLED, /* sd's unbind ends it disabled */
 	MPATH_PATH_CHECK,	/* an SG_IO said "transport": its probe asks it */
+	MPATH_PATH_IN_USE,	/* its disk is held by another (EBUSY at open) */
+	MPATH_PATH_TRIED,	/* its attach ran once: whether in use is known */
 };
 
 bool mpath_path_state_next(enum mpath_path_state old,
@@ -378,6 +380,7 @@ struct mpath_lun {
 	struct gendisk		*disk;
 	bool			disk_added;
 	bool			disk_add_failed;
+	bool			in_use_warned;	/* under mpath_shim.lock */
 	struct mutex		limits_lock;
 	bool			limits_set;
 	struct mpath_disk_limits stacked;
