@@ -118,10 +118,49 @@ static void conflict_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpath_pr_result_conflict(c->ret), c->conflict);
 }
 
+struct resend_case {
+	const char	*desc;
+	u8		opcode;
+	u8		host;
+	bool		resend;
+};
+
+static const struct resend_case resend_cases[] = {
+	{ "INQUIRY timed out", INQUIRY, DID_TIME_OUT, true },
+	{ "READ(10) after a broken transport", READ_10, DID_TRANSPORT_DISRUPTED, true },
+	{ "WRITE(10) timed out (idempotent)", WRITE_10, DID_TIME_OUT, true },
+	{ "PR OUT timed out", PERSISTENT_RESERVE_OUT, DID_TIME_OUT, false },
+	{ "PR OUT after a broken transport", PERSISTENT_RESERVE_OUT, DID_TRANSPORT_DISRUPTED, false },
+	{ "PR OUT after DID_ERROR", PERSISTENT_RESERVE_OUT, DID_ERROR, false },
+	{ "PR OUT with no connection", PERSISTENT_RESERVE_OUT, DID_NO_CONNECT, true },
+	{ "PR OUT failed fast", PERSISTENT_RESERVE_OUT, DID_TRANSPORT_FAILFAST, true },
+	{ "PR OUT, host busy", PERSISTENT_RESERVE_OUT, DID_BUS_BUSY, true },
+	{ "RESERVE(6) timed out", 0x16, DID_TIME_OUT, false },
+	{ "RELEASE(6) timed out", 0x17, DID_TIME_OUT, false },
+	{ "RESERVE(10) timed out", RESERVE_10, DID_TIME_OUT, false },
+	{ "RELEASE(10) timed out", RELEASE_10, DID_TIME_OUT, false },
+	{ "COMPARE AND WRITE timed out", COMPARE_AND_WRITE, DID_TIME_OUT, false },
+	{ "PR IN timed out (a read)", PERSISTENT_RESERVE_IN, DID_TIME_OUT, true },
+};
+
+static void resend_case_desc(const struct resend_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(resend, resend_cases, resend_case_desc);
+
+static void resend_test(struct kunit *test)
+{
+	const struct resend_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mpath_sg_resend_ok(c->opcode, c->host), c->resend);
+}
+
 static struct kunit_case patherr_test_cases[] = {
 	KUNIT_CASE_PARAM(pr_result_test, pr_result_gen_params),
 	KUNIT_CASE_PARAM(host_byte_test, host_byte_gen_params),
 	KUNIT_CASE_PARAM(conflict_test, conflict_gen_params),
+	KUNIT_CASE_PARAM(resend_test, resend_gen_params),
 	{}
 };
 

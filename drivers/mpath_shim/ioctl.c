@@ -131,18 +131,23 @@ struct mpath_path *mpath_ioctl_path(struct mpath_lun *lun,
 /*
  * Did the ioctl fail because of the path it went down?  MPATH_IOCTL_GONE:
  * the path's device is; MPATH_IOCTL_TRANSPORT: an SG_IO command's host
- * byte, in the header sd wrote back to the caller, says so.
+ * byte, in the header sd wrote back to the caller, says so;
+ * MPATH_IOCTL_TRANSPORT_FINAL: so, but the LU may have carried the command
+ * out and a second run would answer otherwise (mpath_sg_resend_ok()): the
+ * caller gets it, and the path is asked whether it answers.
  */
 enum mpath_ioctl_outcome {
 	MPATH_IOCTL_DONE,
 	MPATH_IOCTL_GONE,
 	MPATH_IOCTL_TRANSPORT,
+	MPATH_IOCTL_TRANSPORT_FINAL,	/* ran maybe, not to be sent again */
 };
 
 static enum mpath_ioctl_outcome mpath_ioctl_outcome(int ret, unsigned int cmd,
 						     unsigned long arg)
 {
 	struct sg_io_hdr hdr;
+	u8 opcode;
 
 	if (mpath_errno_path_error(ret))
 		return MPATH_IOCTL_GONE;
@@ -150,8 +155,12 @@ static enum mpath_ioctl_outcome mpath_ioctl_outcome(int ret, unsigned int cmd,
 		return MPATH_IOCTL_DONE;
 	if (get_sg_io_hdr(&hdr, (const void __user *)arg))
 		return MPATH_IOCTL_DONE;
-	return mpath_host_byte_path_error(hdr.host_status) ?
-	       MPATH_IOCTL_TRANSPORT : MPATH_IOCTL_DONE;
+	if (!mpath_host_byte_path_error(hdr.host_status))
+		return MPATH_IOCTL_DONE;
+	if (hdr.cmd_len && !get_user(opcode, (const u8 __user *)hdr.cmdp) &&
+	    !mpath_sg_resend_ok(opcode, hdr.host_status))
+		return MPATH_IOCTL_TRANSPORT_FINAL;
+	return MPATH_IOCTL_TRANSPORT;
 }
 
 /* Give @path's device the LUN's SG_IO default timeout, if it has one. */
@@ -223,7 +232,10 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 		ret = fops->ioctl ? fops->ioctl(path->bdev, mode, cmd, arg) :
 				    -ENOTTY;
 		outcome = mpath_ioctl_outcome(ret, cmd, arg);
-		if (outcome == MPATH_IOCTL_DONE) {
+		if (outcome == MPATH_IOCTL_TRANSPORT_FINAL)
+			mpath_path_check(path);
+		if (outcome == MPATH_IOCTL_DONE ||
+		    outcome == MPATH_IOCTL_TRANSPORT_FINAL) {
 			percpu_ref_put(&path->ref);
 			return ret;
 		}

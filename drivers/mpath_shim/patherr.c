@@ -8,6 +8,7 @@
  */
 
 #include <linux/errno.h>
+#include <scsi/scsi_proto.h>
 #include <scsi/scsi_status.h>
 
 #include <mpath_shim/patherr.h>
@@ -56,4 +57,34 @@ bool mpath_pr_result_path_error(int ret)
 bool mpath_pr_result_conflict(int ret)
 {
 	return ret > 0 && (ret & 0xff) == SAM_STAT_RESERVATION_CONFLICT;
+}
+
+/*
+ * May an SG_IO command with operation code @opcode that ended with the path
+ * error @host be sent again on another lunpath?  Yes when it cannot have
+ * reached the LU (no connection, the host busy, the transport failing it
+ * fast).  After a timeout or a broken transport the LU may have carried it
+ * out, and a second run of a reservation command or a COMPARE AND WRITE
+ * answers otherwise than the first did (a PREEMPT of a key already gone, a
+ * RESERVE of a holder's nexus from another one, data no longer as
+ * compared): the caller gets the host byte, as through one sd path.
+ */
+bool mpath_sg_resend_ok(u8 opcode, u8 host)
+{
+	switch (host) {
+	case DID_NO_CONNECT:
+	case DID_BUS_BUSY:
+	case DID_TRANSPORT_FAILFAST:
+		return true;
+	}
+	switch (opcode) {
+	case 0x16:	/* RESERVE(6) */
+	case 0x17:	/* RELEASE(6) */
+	case RESERVE_10:
+	case RELEASE_10:
+	case PERSISTENT_RESERVE_OUT:
+	case COMPARE_AND_WRITE:
+		return false;
+	}
+	return true;
 }

@@ -13,5 +13,6 @@ bool mpath_errno_path_error(int err);
 bool mpath_host_byte_path_error(u8 host);
 bool mpath_pr_result_path_error(int ret);
 bool mpath_pr_result_conflict(int ret);
+bool mpath_sg_resend_ok(u8 opcode, u8 host);
 
 #endif /* _MPATH_SHIM_PATHERR_H */
