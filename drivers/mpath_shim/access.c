@@ -399,7 +399,15 @@ bool mpath_alua_verdict(struct mpath_path *path)
 	return mpath_alua_rank(READ_ONCE(path->access_state)) < 0;
 }
 
-/* A lunpath of @lun whose port may be asked to become active, or NULL. */
+/*
+ * A lunpath of @lun whose port may be asked to become active, or NULL.
+ * None while an active lunpath's probe has still to say whether its I/O
+ * error was its access state or a failure (MPATH_PATH_ALUA_CHECK), or its
+ * port group is in transition: the target is moving the states itself, and
+ * one error on the only optimized port would move the LU to the other
+ * controller.  The map published after the verdict or the transition asks
+ * again.
+ */
 static struct mpath_path *mpath_standby_path(struct mpath_lun *lun)
 {
 	struct mpath_path *path;
@@ -407,6 +415,13 @@ static struct mpath_path *mpath_standby_path(struct mpath_lun *lun)
 
 	lockdep_assert_held(&mpath_shim.lock);
 
+	list_for_each_entry(path, &lun->paths, lun_node) {
+		state = path->access_state & SCSI_ACCESS_STATE_MASK;
+		if (path->state == MPATH_PATH_ACTIVE &&
+		    (test_bit(MPATH_PATH_ALUA_CHECK, &path->flags) ||
+		     state == SCSI_ACCESS_STATE_TRANSITIONING))
+			return NULL;
+	}
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		state = path->access_state & SCSI_ACCESS_STATE_MASK;
 		if (path->state == MPATH_PATH_ACTIVE && mpath_path_alua(path) &&
