@@ -23,16 +23,19 @@
  * An I/O error on a lunpath of an ALUA LU does not fail it at once: the
  * path stops being chosen (MPATH_PATH_IO_ERR) and its probe decides
  * (mpath_alua_verdict()).  A port that answers that it is in standby,
- * unavailable, offline or in transition keeps its lunpath ACTIVE, out of
- * the path map by its access state (lun.c builds the map from the best
- * rank present); anything else fails it as before.  So a standby port is
- * never "failed" and never flaps.
+ * unavailable or in transition (NOT READY 04/0A-0C), or whose group RTPG
+ * names offline, keeps its lunpath ACTIVE, out of the path map by its
+ * access state (lun.c builds the map from the best rank present); anything
+ * else fails it as before, NOT READY 04/12 too: that port alone is offline
+ * (a secondary state), which RTPG through another port does not show.  So
+ * a standby port is never "failed" and never flaps.
  *
  * Explicit failover (the LUN's explicit_failover, off by default): when the
  * map is empty and a lunpath's port is in standby or unavailable while the
  * LU supports explicit ALUA, its group is asked to become active/optimized
  * with SET TARGET PORT GROUPS (through scsi_dh_alua's activate when it owns
- * the device), then the states are read again.
+ * the device), then the states are read again.  Not while an active
+ * lunpath's verdict is pending or its group is in transition.
  *
  * The module parameter alua=N ignores access states: every lunpath is
  * taken as active/optimized (scsi_debug reports made-up states while it
