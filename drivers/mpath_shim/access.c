@@ -420,8 +420,10 @@ static struct mpath_path *mpath_standby_path(struct mpath_lun *lun)
 
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		state = path->access_state & SCSI_ACCESS_STATE_MASK;
-		if (path->state == MPATH_PATH_ACTIVE &&
+		/* (IO_ERR: map_work has yet to set ALUA_CHECK.) */
+		if (path->state == MPATH_PATH_ACTIVE && mpath_path_alua(path) &&
 		    (test_bit(MPATH_PATH_ALUA_CHECK, &path->flags) ||
+		     test_bit(MPATH_PATH_IO_ERR, &path->flags) ||
 		     state == SCSI_ACCESS_STATE_TRANSITIONING))
 			return NULL;
 	}

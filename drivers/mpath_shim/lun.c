@@ -33,6 +33,7 @@ static void mpath_lun_init(struct mpath_lun *lun)
 	INIT_DELAYED_WORK(&lun->nopath_work, mpath_nopath_work);
 	INIT_DELAYED_WORK(&lun->watchdog_work, mpath_watchdog_work);
 	INIT_WORK(&lun->remove_work, mpath_lun_remove_work);
+	INIT_WORK(&lun->offer_work, mpath_lun_offer_work);
 	INIT_WORK(&lun->scan_work, mpath_disk_scan_work);
 	INIT_LIST_HEAD(&lun->holder_ops);
 	INIT_WORK(&lun->holder_work, mpath_holder_work);

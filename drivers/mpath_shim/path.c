@@ -120,6 +120,8 @@ static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 	struct file *bdev_file;
 	dev_t devt;
 
+	/* Until this open says otherwise (EBUSY), nobody else holds it. */
+	clear_bit(MPATH_PATH_IN_USE, &path->flags);
 	/*
 	 * sd is unbinding from the device and will delete the disk.  A lunpath
 	 * made in that window (a claim, the module loaded) heard no UNBIND
@@ -138,8 +140,6 @@ static struct file *mpath_path_open(struct mpath_path *path, bool *empty)
 	/* Mounted, a PV, an md member: nothing of its LU is offered. */
 	if (PTR_ERR_OR_ZERO(bdev_file) == -EBUSY)
 		set_bit(MPATH_PATH_IN_USE, &path->flags);
-	else
-		clear_bit(MPATH_PATH_IN_USE, &path->flags);
 	if (IS_ERR(bdev_file)) {
 		/* Once per path until it attaches: the probe retries. */
 		if (!test_and_set_bit(MPATH_PATH_CLAIM_WARNED, &path->flags))
@@ -350,9 +350,11 @@ static void mpath_path_queue_rescan(struct mpath_path *path)
  * use, an md member): a second block device of a LU in use would let the
  * same filesystem be mounted twice (udev gives mpathN its by-uuid links);
  * dm-multipath, which opens every path for its table, refuses it too.  The
- * probe tries that lunpath again at every tick, and once it attaches the
- * disk is added.  Nor before every new lunpath has tried once, so that one
- * in use is known.  After every attach try, on mpath_wq.
+ * probe tries that lunpath again at every tick, and once it attaches (or
+ * goes: removed, sd unbound) the disk is added.  Nor before every new
+ * lunpath has tried once, so that one in use is known.  After every attach
+ * try, and at every probe tick while the LUN has no disk (offer_work), on
+ * mpath_wq.
  */
 static void mpath_lun_offer_disk(struct mpath_lun *lun)
 {
@@ -365,15 +367,17 @@ static void mpath_lun_offer_disk(struct mpath_lun *lun)
 		return;
 	mpath_lock();
 	list_for_each_entry(path, &lun->paths, lun_node) {
-		if (path->state == MPATH_PATH_NEW) {
-			if (test_bit(MPATH_PATH_IN_USE, &path->flags))
-				busy = path;
-			else if (!test_bit(MPATH_PATH_TRIED, &path->flags))
-				untried = true;
-		} else if (path->holder) {
+		if (path->holder) {
+			/* 0: sd could not read it (a port not ready). */
 			size = bdev_nr_sectors(path->bdev);
-			if (!capacity || size < capacity)
+			if (size && (!capacity || size < capacity))
 				capacity = size;
+		} else if (test_bit(MPATH_PATH_IN_USE, &path->flags)) {
+			/* Disabled meanwhile too: she may mean to use it. */
+			busy = path;
+		} else if (path->state == MPATH_PATH_NEW &&
+			   !test_bit(MPATH_PATH_TRIED, &path->flags)) {
+			untried = true;
 		}
 	}
 	if (busy && !lun->in_use_warned) {
@@ -401,6 +405,18 @@ static void mpath_lun_offer_disk(struct mpath_lun *lun)
 		if (path->holder)
 			mpath_holder_queue_link(lun, path->holder);
 	mpath_unlock();
+}
+
+/* The probe tick's offer of a LUN without its disk; on mpath_wq. */
+void mpath_lun_offer_work(struct work_struct *work)
+{
+	struct mpath_lun *lun = container_of(work, struct mpath_lun,
+					     offer_work);
+	unsigned int noio = memalloc_noio_save();
+
+	mpath_lun_offer_disk(lun);
+	memalloc_noio_restore(noio);
+	kobject_put(&lun->kobj);
 }
 
 /* Open the path's disk and make the path usable. */
@@ -1213,6 +1229,13 @@ static void mpath_lun_probe(struct mpath_lun *lun)
 		default:
 			break;
 		}
+	}
+
+	/* After the attaches queued above: whether one is in use is known. */
+	if (!lun->disk_added && !lun->disk_add_failed) {
+		kobject_get(&lun->kobj);
+		if (!queue_work(mpath_wq, &lun->offer_work))
+			kobject_put(&lun->kobj);
 	}
 
 	/*

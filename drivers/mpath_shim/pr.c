@@ -771,9 +771,11 @@ static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
 	/*
 	 * A pending REGISTER's key may turn out to be ours (pr_tried).  Key 0
 	 * (allowed under an all-registrants reservation) unregisters every
-	 * nexus but the sender's, ours too.
+	 * nexus but the sender's, ours too: when the LUN has a key (else the
+	 * joins after it would unregister nexuses it never registered).
 	 */
-	if (!new_key || new_key == lun->pr_key ||
+	if ((!new_key && (lun->pr_key || lun->pr_tried_nexuses)) ||
+	    (new_key && new_key == lun->pr_key) ||
 	    (lun->pr_tried_nexuses && new_key == lun->pr_tried))
 		ret = mpath_pr_preempt_self(lun, &c);
 	else

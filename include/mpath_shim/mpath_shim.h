@@ -299,6 +299,8 @@ enum mpath_lun_state {
  * @stpg_next:	jiffies before which a refused explicit failover is not
  *		asked again; under mpath_shim.lock
  * @remove_work: tears down a LUN left without lunpaths (on mpath_wq)
+ * @offer_work: adds the disk of a LUN that has none yet, once none of its
+ *		lunpaths' disks is in use (on mpath_wq; holds a reference)
  * @scan_work:	partition scan, outside of device_add_disk() (as NVMe does)
  * @holder_ops: lunpath disks to link to @disk or to unlink and close, in
  *		order (struct mpath_holder.node); under mpath_shim.lock
@@ -399,6 +401,7 @@ struct mpath_lun {
 	struct delayed_work	nopath_work;
 	struct delayed_work	watchdog_work;
 	struct work_struct	remove_work;
+	struct work_struct	offer_work;
 	struct work_struct	scan_work;
 	struct list_head	holder_ops;
 	struct work_struct	holder_work;
@@ -907,6 +910,7 @@ struct mpath_lun *mpath_lun_join(const char *wwid);
 void mpath_lun_leave(struct mpath_lun *lun);
 void mpath_lun_exit(void);
 void mpath_lun_remove_work(struct work_struct *work);
+void mpath_lun_offer_work(struct work_struct *work);
 void mpath_lun_queue_remove(struct mpath_lun *lun);
 void mpath_lun_map_work(struct work_struct *work);
 
