@@ -268,8 +268,16 @@ module_param_cb(max_q_depth_rules, &mpath_qd_rules_ops, NULL, 0644);
 MODULE_PARM_DESC(max_q_depth_rules,
 		 "max_q_depth by device: VENDOR:PRODUCT=N[,...], PRODUCT * for any; below a LUN's or lunpath's own value (default empty)");
 
-/* The bindings given at load, applied in init once the table exists. */
-static char *mpath_bindings_at_load;
+/*
+ * The bindings given at load, each applied whole in init, in order, once the
+ * table exists: modprobe.d's install line adds the bindings file's after
+ * any given by hand, which it used to replace.  One that contradicts
+ * another fails the load.
+ */
+#define MPATH_BINDINGS_AT_LOAD	8
+static char *mpath_bindings_at_load[MPATH_BINDINGS_AT_LOAD];
+static unsigned int mpath_bindings_nr;
+
 static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 {
 	char *copy;
@@ -278,12 +286,13 @@ static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 	ret = mpath_params_when();
 	if (ret < 0)
 		return ret;
+	if (ret && mpath_bindings_nr == MPATH_BINDINGS_AT_LOAD)
+		return -E2BIG;
 	copy = kstrdup(val, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
 	if (ret) {
-		kfree(mpath_bindings_at_load);
-		mpath_bindings_at_load = copy;
+		mpath_bindings_at_load[mpath_bindings_nr++] = copy;
 		return 0;
 	}
 	mpath_lock();
@@ -296,8 +305,8 @@ static int mpath_bindings_set(const char *val, const struct kernel_param *kp)
 /* At unload, or a failed load (parse_args() fails before init runs). */
 static void mpath_bindings_free(void *arg)
 {
-	kfree(mpath_bindings_at_load);
-	mpath_bindings_at_load = NULL;
+	while (mpath_bindings_nr)
+		kfree(mpath_bindings_at_load[--mpath_bindings_nr]);
 }
 
 static const struct kernel_param_ops mpath_bindings_ops = {
@@ -430,17 +439,19 @@ struct mpath_shim mpath_shim = {
  */
 static int __init mpath_params_go_live(void)
 {
+	unsigned int i;
 	int ret = 0;
 
 	kernel_param_lock(THIS_MODULE);
-	if (mpath_bindings_at_load) {
-		mpath_lock();
+	mpath_lock();
+	for (i = 0; i < mpath_bindings_nr && ret >= 0; i++)
 		ret = mpath_names_bind(&mpath_shim.names,
-				       mpath_bindings_at_load);
-		mpath_unlock();
-		kfree(mpath_bindings_at_load);
-		mpath_bindings_at_load = NULL;
-	}
+				       mpath_bindings_at_load[i]);
+	mpath_unlock();
+	mpath_bindings_free(NULL);
+	/* Not EEXIST from init: modprobe takes that for "already loaded". */
+	if (ret == -EEXIST)
+		ret = -EINVAL;
 	if (ret >= 0)
 		ret = mpath_set_qd_rules(mpath_qd_rules_at_load);
 	if (!ret)

@@ -159,16 +159,17 @@ void mpath_holder_work(struct work_struct *work)
 				continue;
 			}
 			h->linked = true;
-			/* udev: the disk is a lunpath now (holders/mpathN). */
-			kobject_uevent(&disk_to_dev(h->bdev->bd_disk)->kobj,
-				       KOBJ_CHANGE);
+			/*
+			 * udev: the disk is a lunpath now (holders/mpathN),
+			 * and so are its partitions (the table sd read).
+			 */
+			disk_uevent(h->bdev->bd_disk, KOBJ_CHANGE);
 			continue;
 		}
 		if (h->linked) {
 			bd_unlink_disk_holder(h->bdev, lun->disk);
 			if (h->tell_udev)
-				kobject_uevent(&disk_to_dev(h->bdev->bd_disk)->kobj,
-					       KOBJ_CHANGE);
+				disk_uevent(h->bdev->bd_disk, KOBJ_CHANGE);
 		}
 		bdev_fput(h->bdev_file);
 		kfree(h);
