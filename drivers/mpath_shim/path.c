@@ -386,7 +386,7 @@ static void mpath_lun_offer_disk(struct mpath_lun *lun)
 			    "mpath_shim: mpath%d is not offered while this path's disk is in use (mounted, or held by another driver); it is once the disk is let go\n",
 			    lun->name->index);
 	}
-	if (lun->state == MPATH_LUN_DYING)
+	if (lun->state == MPATH_LUN_DYING || lun->releasing)
 		capacity = 0;
 	mpath_unlock();
 	if (busy || untried || !capacity)
@@ -407,14 +407,21 @@ static void mpath_lun_offer_disk(struct mpath_lun *lun)
 	mpath_unlock();
 }
 
-/* The probe tick's offer of a LUN without its disk; on mpath_wq. */
+/*
+ * The probe tick's offer of a LUN without its disk; on mpath_wq.  Only
+ * while a lunpath carries I/O: a disk added without one (every other
+ * lunpath failed or disabled, the LUN expired) reads no partition table,
+ * and none was read once a path came back.  The tick after one does offers
+ * it.
+ */
 void mpath_lun_offer_work(struct work_struct *work)
 {
 	struct mpath_lun *lun = container_of(work, struct mpath_lun,
 					     offer_work);
 	unsigned int noio = memalloc_noio_save();
 
-	mpath_lun_offer_disk(lun);
+	if (mpath_lun_has_path(lun))
+		mpath_lun_offer_disk(lun);
 	memalloc_noio_restore(noio);
 	kobject_put(&lun->kobj);
 }
@@ -1232,7 +1239,8 @@ static void mpath_lun_probe(struct mpath_lun *lun)
 	}
 
 	/* After the attaches queued above: whether one is in use is known. */
-	if (!lun->disk_added && !lun->disk_add_failed) {
+	if (!lun->disk_added && !lun->disk_add_failed &&
+	    mpath_lun_has_path(lun)) {
 		kobject_get(&lun->kobj);
 		if (!queue_work(mpath_wq, &lun->offer_work))
 			kobject_put(&lun->kobj);
