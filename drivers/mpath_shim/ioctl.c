@@ -67,8 +67,32 @@ static bool mpath_ioctl_take(struct mpath_path *path,
 }
 
 /*
- * A usable lunpath of @lun not in @t, the policy's choice first, with a
- * reference on its ref; NULL if there is none.
+ * May an ioctl that found no untried lunpath in the map go down @path?
+ * One that may carry I/O, of a lower ALUA rank than the map's (or the
+ * policy's lock left it out); for a reservation command also one whose
+ * port is standby, which takes it (a map of standby ports only is empty
+ * until a failover).  Not one waiting to join the LUN's key: its nexus is
+ * not registered.
+ */
+static bool mpath_ioctl_fallback_ok(const struct mpath_path *path, bool pr)
+{
+	if (!pr)
+		return mpath_path_serves_io(path);
+	return mpath_path_usable(path) &&
+	       !test_bit(MPATH_PATH_PR_STALE, &path->flags) &&
+	       (!mpath_path_alua(path) ||
+		mpath_alua_takes_pr(READ_ONCE(path->access_state)));
+}
+
+/*
+ * A usable lunpath of @lun not in @t, the policy's choice first, then the
+ * rest of the map, then one the map leaves out (mpath_ioctl_fallback_ok());
+ * with a reference on its ref; NULL if there is none.  The map holds the
+ * best ALUA rank only, and a path whose SG_IO command met a transport error
+ * stays in it until its probe answers: without the fallback, an ioctl on
+ * a LUN with one optimized port was not sent on to the non-optimized ones,
+ * and a RESERVE by the holder whose nexus is now non-optimized met the
+ * conflict of the optimized one alone.
  */
 static struct mpath_path *mpath_ioctl_choose(struct mpath_lun *lun,
 					     const struct mpath_tried *t)
@@ -94,6 +118,17 @@ none:
 	path = NULL;
 out:
 	rcu_read_unlock();
+	if (path)
+		return path;
+
+	mpath_lock();
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (mpath_ioctl_fallback_ok(path, t->pr) &&
+		    mpath_ioctl_take(path, t))
+			goto found;
+	path = NULL;
+found:
+	mpath_unlock();
 	return path;
 }
 
@@ -143,6 +178,16 @@ enum mpath_ioctl_outcome {
 	MPATH_IOCTL_TRANSPORT_FINAL,	/* ran maybe, not to be sent again */
 };
 
+/* The operation code of the SG_IO command at @arg: 0, or -EFAULT. */
+static int mpath_sg_io_opcode(unsigned long arg, struct sg_io_hdr *hdr,
+			      u8 *opcode)
+{
+	if (get_sg_io_hdr(hdr, (const void __user *)arg) || !hdr->cmd_len ||
+	    get_user(*opcode, (const u8 __user *)hdr->cmdp))
+		return -EFAULT;
+	return 0;
+}
+
 static enum mpath_ioctl_outcome mpath_ioctl_outcome(int ret, unsigned int cmd,
 						     unsigned long arg)
 {
@@ -157,7 +202,7 @@ static enum mpath_ioctl_outcome mpath_ioctl_outcome(int ret, unsigned int cmd,
 		return MPATH_IOCTL_DONE;
 	if (!mpath_host_byte_path_error(hdr.host_status))
 		return MPATH_IOCTL_DONE;
-	if (hdr.cmd_len && !get_user(opcode, (const u8 __user *)hdr.cmdp) &&
+	if (!mpath_sg_io_opcode(arg, &hdr, &opcode) &&
 	    !mpath_sg_resend_ok(opcode, hdr.host_status))
 		return MPATH_IOCTL_TRANSPORT_FINAL;
 	return MPATH_IOCTL_TRANSPORT;
@@ -214,7 +259,9 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 	const struct block_device_operations *fops;
 	enum mpath_ioctl_outcome outcome;
 	struct mpath_path *path;
+	struct sg_io_hdr hdr;
 	int ret = -EIO;
+	u8 opcode;
 
 	/* As sd_ioctl(): nothing but the generic ioctls on a partition. */
 	if (bdev_is_partition(bdev) && !capable(CAP_SYS_RAWIO))
@@ -224,6 +271,10 @@ static int mpath_ioctl(struct block_device *bdev, blk_mode_t mode,
 	/* The LUN's, also with no usable lunpath. */
 	if (cmd == SG_GET_TIMEOUT && READ_ONCE(lun->sg_timeout_set))
 		return jiffies_to_clock_t(READ_ONCE(lun->sg_timeout));
+	/* sg_persist, fence_scsi: a standby port takes them, as IOC_PR_*. */
+	if (cmd == SG_IO && !mpath_sg_io_opcode(arg, &hdr, &opcode))
+		tried.pr = opcode == PERSISTENT_RESERVE_IN ||
+			   opcode == PERSISTENT_RESERVE_OUT;
 	for (;;) {
 		path = mpath_ioctl_path(lun, &tried, NULL);
 		if (IS_ERR(path))

@@ -26,7 +26,12 @@
  *
  * REGISTER skips a lunpath whose ALUA port refuses reservation commands
  * (unavailable, offline, in transition): a controller that is down does
- * not stop a cluster agent from registering.  Every lunpath a REGISTER
+ * not stop a cluster agent from registering.  One whose port went so since
+ * the shim last looked refuses it with NOT READY: the port's group is
+ * asked (mpath_pr_port_refused()), and it is skipped the same way; a
+ * command that goes through one lunpath goes on to the next.  Those go to
+ * non-optimized and standby ports too once the map's are tried (ioctl.c):
+ * a standby port takes reservation commands.  Every lunpath a REGISTER
  * missed is marked MPATH_PATH_PR_STALE and joins before it carries I/O; an
  * active one is out of the map until then (lun.c), and its probe joins it
  * once its port takes the command.  RELEASE goes to such a port too, and on
@@ -101,8 +106,11 @@ struct mpath_pr_cmd {
 /*
  * @fn on one lunpath's disk.  Each nexus gets a UNIT ATTENTION when another
  * one releases, preempts or clears, and 6.1's sd returns it (CHECK
- * CONDITION, 2; later kernels retry it themselves): the command was not
- * carried out, so it is sent again, up to twice.
+ * CONDITION, 2): the command was not carried out, so it is sent again, up
+ * to twice.  Not where sd retries it itself (6.9 on): there a 2 is the LU's
+ * refusal, or a timeout (PR_STS_IOERR) after which the LU may have carried
+ * the command out, and a REGISTER or CLEAR sent again would meet a
+ * conflict on the same nexus.
  */
 static int mpath_pr_call(int (*fn)(struct block_device *bdev,
 				   const struct pr_ops *ops,
@@ -111,7 +119,7 @@ static int mpath_pr_call(int (*fn)(struct block_device *bdev,
 			 const struct mpath_pr_cmd *c)
 {
 	const struct pr_ops *ops = mpath_path_pr_ops(bdev);
-	int tries = 3, ret;
+	int tries = MPATH_SD_PR_RETRIES_UA ? 1 : 3, ret;
 
 	if (!ops)
 		return -EOPNOTSUPP;
@@ -119,6 +127,33 @@ static int mpath_pr_call(int (*fn)(struct block_device *bdev,
 		ret = fn(bdev, ops, c);
 	} while (ret == SAM_STAT_CHECK_CONDITION && --tries);
 	return ret;
+}
+
+/*
+ * May a reservation command go to @path's port now?  Not while it is
+ * unavailable, offline or in transition (ALUA): the port refuses it.
+ */
+static bool mpath_pr_port_ok(const struct mpath_path *path)
+{
+	return !mpath_path_alua(path) ||
+	       mpath_alua_takes_pr(READ_ONCE(path->access_state));
+}
+
+/*
+ * @ret, a refusal other than a conflict, came from @path: was it its ALUA
+ * port's state, changed since the shim last looked (unavailable or in
+ * transition: NOT READY, which 6.1's sd returns as CHECK CONDITION and
+ * 6.5 on as PR_STS_IOERR)?  The port group's states are read again (such
+ * a port answers REPORT TARGET PORT GROUPS); true if the port now refuses
+ * reservation commands: the command goes on to another lunpath, as after a
+ * path error, and the lunpath is not failed.
+ */
+static bool mpath_pr_port_refused(struct mpath_path *path, int ret)
+{
+	if (ret <= 0 || mpath_pr_result_conflict(ret) || !mpath_path_alua(path))
+		return false;
+	mpath_alua_refresh(path);
+	return !mpath_pr_port_ok(path);
 }
 
 /*
@@ -130,7 +165,7 @@ static int mpath_pr_call(int (*fn)(struct block_device *bdev,
 static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 			bool locked)
 {
-	struct mpath_tried tried = { };
+	struct mpath_tried tried = { .pr = true };
 	struct mpath_path *path;
 	int ret = -EIO, conflict = 0;
 
@@ -145,12 +180,14 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 			percpu_ref_put(&path->ref);
 			continue;
 		}
-		if (!mpath_pr_result_path_error(ret)) {
+		if (!mpath_pr_result_path_error(ret) &&
+		    !mpath_pr_port_refused(path, ret)) {
 			percpu_ref_put(&path->ref);
 			return ret;
 		}
 		atomic_long_inc(&lun->ioctl_failovers);
-		mpath_path_report_error(path);
+		if (mpath_pr_result_path_error(ret))
+			mpath_path_report_error(path);
 		percpu_ref_put(&path->ref);
 	}
 }
@@ -230,16 +267,6 @@ static int mpath_pr_reserved_by(struct scsi_device *sdev, u64 key)
 	/* The additional length is 0 with no reservation, 16 with one. */
 	return get_unaligned_be32(&buf[4]) >= 16 &&
 	       get_unaligned_be64(&buf[8]) == key;
-}
-
-/*
- * May a reservation command go to @path's port now?  Not while it is
- * unavailable, offline or in transition (ALUA): the port refuses it.
- */
-static bool mpath_pr_port_ok(const struct mpath_path *path)
-{
-	return !mpath_path_alua(path) ||
-	       mpath_alua_takes_pr(READ_ONCE(path->access_state));
 }
 
 /*
@@ -444,6 +471,10 @@ static int mpath_pr_all(struct mpath_lun *lun, const struct mpath_pr_cmd *c)
 		} else if (mpath_pr_result_path_error(err)) {
 			set_bit(i, perr);
 			mpath_path_report_error(paths[i]);
+		} else if (!c->every_port &&
+			   mpath_pr_port_refused(paths[i], err)) {
+			/* Skipped as a port known to refuse it is. */
+			continue;
 		} else {
 			ret = ret ?: err;
 			if (!c->every_port)
@@ -717,7 +748,7 @@ static void mpath_pr_rejoin(struct mpath_lun *lun, struct mpath_path **paths,
 static int mpath_pr_preempt_self(struct mpath_lun *lun,
 				 const struct mpath_pr_cmd *c)
 {
-	struct mpath_tried tried = { };
+	struct mpath_tried tried = { .pr = true };
 	struct mpath_path *path, **paths;
 	bool path_error;
 	unsigned int n;

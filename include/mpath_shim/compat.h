@@ -186,6 +186,17 @@ static inline int scsi_execute_cmd(struct scsi_device *sdev,
 }
 #endif
 
+/*
+ * 6.9: sd retries a UNIT ATTENTION of its own reservation commands (struct
+ * scsi_failures came with that).  Before, it returned CHECK CONDITION, 2,
+ * which 6.5 to 6.8 return for a timeout too (PR_STS_IOERR).
+ */
+#ifdef MPATH_HAVE_SCSI_FAILURES
+#define MPATH_SD_PR_RETRIES_UA	true
+#else
+#define MPATH_SD_PR_RETRIES_UA	false
+#endif
+
 /* 7.x: bdev_nonrot() became bdev_rot(). */
 #ifndef MPATH_HAVE_BDEV_ROT
 static inline bool bdev_rot(struct block_device *bdev)

@@ -798,9 +798,13 @@ extern const struct block_device_operations mpath_fops;
 /* Paths one ioctl (or reservation command) may be tried on. */
 #define MPATH_IOCTL_MAX_TRIES	16
 
-/* The lunpaths an ioctl went down, each tried once. */
+/*
+ * The lunpaths an ioctl went down, each tried once; @pr: a reservation
+ * command, which a standby port takes too.
+ */
 struct mpath_tried {
 	unsigned int		nr;
+	bool			pr;
 	struct mpath_path	*paths[MPATH_IOCTL_MAX_TRIES];
 };
 
