@@ -27,15 +27,20 @@ struct map_case {
 	const struct mpath_policy	*policy;
 	unsigned int			want_nr;
 	bool				want_preferred;
+	unsigned int			others;	/* of a lower rank */
+	unsigned int			want_wc;	/* for flushes only */
 };
 
 static const struct map_case map_cases[] = {
-	{ "plain", 4, -1, &mpath_ps_round_robin, 4, false },
-	{ "preferred in map", 4, 2, &mpath_ps_preferred_path, 4, true },
-	{ "lockdown: its path only", 4, 1, &mpath_ps_path_lockdown, 1, true },
-	{ "lockdown without a path", 4, -1, &mpath_ps_path_lockdown, 0, false },
-	{ "empty", 0, -1, &mpath_ps_weighted_rr, 0, false },
-	{ "with data", 3, -1, &mpath_ps_cell_local_rr, 3, false },
+	{ "plain", 4, -1, &mpath_ps_round_robin, 4, false, 0, 0 },
+	{ "preferred in map", 4, 2, &mpath_ps_preferred_path, 4, true, 0, 0 },
+	{ "lockdown: its path only", 4, 1, &mpath_ps_path_lockdown, 1, true, 0, 3 },
+	{ "lockdown without a path", 4, -1, &mpath_ps_path_lockdown, 0, false, 0, 4 },
+	{ "empty", 0, -1, &mpath_ps_weighted_rr, 0, false, 0, 0 },
+	{ "with data", 3, -1, &mpath_ps_cell_local_rr, 3, false, 0, 0 },
+	{ "lower rank for flushes", 2, -1, &mpath_ps_round_robin, 2, false, 2, 2 },
+	{ "lockdown, lower rank", 2, 0, &mpath_ps_path_lockdown, 1, true, 2, 3 },
+	{ "only a lower rank", 0, -1, &mpath_ps_service_time, 0, false, 2, 2 },
 };
 
 static void map_desc(const struct map_case *c, char *desc)
@@ -47,15 +52,28 @@ KUNIT_ARRAY_PARAM(map, map_cases, map_desc);
 static void map_build_test(struct kunit *test)
 {
 	const struct map_case *c = test->param_value;
-	struct mpath_path *paths = fake_paths(test, 4);
+	struct mpath_path *paths = fake_paths(test, 6);
 	struct mpath_path *ptrs[4] = { &paths[0], &paths[1], &paths[2], &paths[3] };
+	struct mpath_path *others[2] = { &paths[4], &paths[5] };
 	struct mpath_path *preferred = c->preferred >= 0 ? ptrs[c->preferred] : NULL;
 	struct mpath_path_map *map;
-	unsigned int i;
+	unsigned int i, j;
 
-	map = mpath_path_map_build(ptrs, c->nr, preferred, c->policy, GFP_KERNEL);
+	map = mpath_path_map_build_all(ptrs, c->nr, others, c->others,
+				       preferred, c->policy, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, map);
 	KUNIT_EXPECT_EQ(test, map->nr, c->want_nr);
+	KUNIT_EXPECT_EQ(test, map->nr_wc, c->want_wc);
+	/* Every path given is in the map once: for I/O, or for flushes. */
+	for (i = 0; i < 6; i++) {
+		unsigned int seen = 0;
+
+		for (j = 0; j < map->nr + map->nr_wc; j++)
+			seen += map->paths[j] == &paths[i];
+		KUNIT_EXPECT_EQ(test, seen,
+				(unsigned int)(i < 4 ? i < c->nr :
+					       i - 4 < c->others));
+	}
 	KUNIT_EXPECT_PTR_EQ(test, map->policy, c->policy);
 	KUNIT_EXPECT_PTR_EQ(test, map->preferred,
 			    c->want_preferred ? preferred : NULL);

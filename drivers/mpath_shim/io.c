@@ -259,8 +259,10 @@ static __always_inline bool mpath_path_takes(struct mpath_path *path,
 }
 
 /*
- * mpath_get_path(), with @wc: only a path whose disk has a write cache.
- * MPATH_NO_PATH if there is none, MPATH_BUSY if each is at its depth.
+ * mpath_get_path(), with @wc: only a path whose disk has a write cache, of
+ * the map's or, if none of those has one, of the others that may carry I/O
+ * (a lower ALUA rank, the ones path_lockdown leaves out).  MPATH_NO_PATH if
+ * there is none, MPATH_BUSY if each is at its depth.
  */
 static __always_inline enum mpath_send
 __mpath_get_path(struct mpath_lun *lun, struct mpath_io *io,
@@ -286,7 +288,7 @@ __mpath_get_path(struct mpath_lun *lun, struct mpath_io *io,
 		percpu_ref_put(&path->ref);
 	}
 	if (sel->policy->flags & MPATH_PS_NO_FAILOVER)
-		goto out;
+		goto wc_others;
 	for (i = 0; i < map->nr; i++) {
 		path = map->paths[i];
 		if (!mpath_path_usable(path) ||
@@ -294,6 +296,20 @@ __mpath_get_path(struct mpath_lun *lun, struct mpath_io *io,
 			continue;
 		if (!wc || bdev_write_cache(path->bdev))
 			ret = MPATH_BUSY;
+		if (mpath_path_takes(path, io, wc))
+			goto found;
+		percpu_ref_put(&path->ref);
+	}
+wc_others:
+	if (!wc || ret != MPATH_NO_PATH)
+		goto out;
+	for (i = map->nr; i < map->nr + map->nr_wc; i++) {
+		path = map->paths[i];
+		if (!mpath_path_usable(path) ||
+		    !bdev_write_cache(path->bdev) ||
+		    !percpu_ref_tryget_live_rcu(&path->ref))
+			continue;
+		ret = MPATH_BUSY;
 		if (mpath_path_takes(path, io, wc))
 			goto found;
 		percpu_ref_put(&path->ref);

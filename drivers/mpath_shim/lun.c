@@ -412,8 +412,8 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 {
 	struct mpath_path_map *map, *old;
 	struct mpath_selector *sel;
-	struct mpath_path **paths, *path;
-	unsigned int nr = 0, in_service = 0;
+	struct mpath_path **paths, **others, *path;
+	unsigned int nr = 0, nr_others = 0, in_service = 0;
 	int best = INT_MAX, rank;
 	bool pinned, lost;
 
@@ -435,6 +435,8 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 	 */
 	paths = kmalloc_array(lun->nr_paths, sizeof(*paths),
 			      GFP_NOIO | __GFP_NOFAIL);
+	others = kmalloc_array(lun->nr_paths, sizeof(*others),
+			       GFP_NOIO | __GFP_NOFAIL);
 	list_for_each_entry(path, &lun->paths, lun_node) {
 		if (mpath_path_state_in_service(path->state))
 			in_service++;
@@ -447,8 +449,15 @@ void mpath_lun_publish_map(struct mpath_lun *lun)
 		}
 		paths[nr++] = path;
 	}
-	map = mpath_path_map_build(paths, nr, lun->preferred, sel->policy,
-				   GFP_NOIO | __GFP_NOFAIL);
+	/* Those of a lower rank: for a flush no path of the best one takes. */
+	list_for_each_entry(path, &lun->paths, lun_node)
+		if (!pinned && mpath_path_serves_io(path) &&
+		    mpath_path_rank(path) > best)
+			others[nr_others++] = path;
+	map = mpath_path_map_build_all(paths, nr, others, nr_others,
+				       lun->preferred, sel->policy,
+				       GFP_NOIO | __GFP_NOFAIL);
+	kfree(others);
 	kfree(paths);
 	WRITE_ONCE(lun->nr_io_paths, in_service);
 	old = rcu_replace_pointer(lun->map, map,

@@ -15,40 +15,50 @@
 
 #include <mpath_shim/mpath_shim.h>
 
-struct mpath_path_map *mpath_path_map_build(struct mpath_path * const *paths,
-					    unsigned int nr,
-					    struct mpath_path *preferred,
-					    const struct mpath_policy *policy,
-					    gfp_t gfp)
+/*
+ * The map of @paths (the best ALUA rank present) for @policy, and after them
+ * @others (the lower ranks), for flushes only.  A policy without failover
+ * keeps to @preferred alone; the rest of @paths join @others.
+ */
+struct mpath_path_map *
+mpath_path_map_build_all(struct mpath_path * const *paths, unsigned int nr,
+			 struct mpath_path * const *others,
+			 unsigned int nr_others, struct mpath_path *preferred,
+			 const struct mpath_policy *policy, gfp_t gfp)
 {
+	struct mpath_path * const *chosen = paths;
 	struct mpath_path_map *map;
+	unsigned int i, n, nr_chosen = nr;
 	size_t size, data = 0;
-	unsigned int i;
 
 	/* A policy without failover sends I/O to its one path or nowhere. */
 	if (policy && (policy->flags & MPATH_PS_NO_FAILOVER)) {
 		for (i = 0; i < nr && paths[i] != preferred; i++)
 			;
-		if (i < nr) {
-			paths = &paths[i];
-			nr = 1;
-		} else {
-			nr = 0;
-		}
+		chosen = &paths[i];
+		nr_chosen = i < nr;
 	}
 	if (policy && policy->data_size)
-		data = policy->data_size(paths, nr);
-	size = ALIGN(struct_size_t(struct mpath_path_map, paths, nr), 8);
+		data = policy->data_size(chosen, nr_chosen);
+	size = ALIGN(struct_size_t(struct mpath_path_map, paths,
+				   nr + nr_others), 8);
 	map = kzalloc(size + data, gfp);
 	if (!map)
 		return NULL;
 	map->policy = policy;
-	map->nr = nr;
-	for (i = 0; i < nr; i++) {
-		map->paths[i] = paths[i];
-		if (paths[i] == preferred)
+	map->nr = nr_chosen;
+	for (i = 0; i < nr_chosen; i++) {
+		map->paths[i] = chosen[i];
+		if (chosen[i] == preferred)
 			map->preferred = preferred;
 	}
+	n = nr_chosen;
+	for (i = 0; i < nr; i++)
+		if (nr_chosen < nr && paths[i] != preferred)
+			map->paths[n++] = paths[i];
+	for (i = 0; i < nr_others; i++)
+		map->paths[n++] = others[i];
+	map->nr_wc = n - nr_chosen;
 	if (data) {
 		map->ps_data = (char *)map + size;
 		policy->build(map, map->ps_data);

@@ -205,7 +205,11 @@ struct mpath_lat {
  * @ps_data:	data @policy derived from the map, in this allocation
  * @preferred:	the LUN's preferred (or locked-down) lunpath, if usable
  * @nr:		number of entries in @paths
- * @paths:	the lunpaths I/O may be sent to
+ * @nr_wc:	number of entries after them, for flushes only
+ * @paths:	the lunpaths I/O may be sent to; then the others that may carry
+ *		I/O (a lower ALUA rank, or not the one a policy without
+ *		failover keeps to), where a flush or FUA write goes when none
+ *		of the first @nr has a write cache
  *
  * Published in mpath_lun.map with rcu_assign_pointer() under mpath_shim.lock
  * and read under rcu_read_lock() on the I/O path.
@@ -216,6 +220,7 @@ struct mpath_path_map {
 	void			*ps_data;
 	struct mpath_path	*preferred;
 	unsigned int		nr;
+	unsigned int		nr_wc;
 	struct mpath_path	*paths[];
 };
 
@@ -857,11 +862,21 @@ void mpath_nopath_work(struct work_struct *work);
 int mpath_vpd83_lu_id(const u8 *page, size_t len, char *id, size_t id_len);
 
 /* pathmap.c: pure logic, no SCSI or block plumbing */
-struct mpath_path_map *mpath_path_map_build(struct mpath_path * const *paths,
-					    unsigned int nr,
-					    struct mpath_path *preferred,
-					    const struct mpath_policy *policy,
-					    gfp_t gfp);
+struct mpath_path_map *
+mpath_path_map_build_all(struct mpath_path * const *paths, unsigned int nr,
+			 struct mpath_path * const *others,
+			 unsigned int nr_others, struct mpath_path *preferred,
+			 const struct mpath_policy *policy, gfp_t gfp);
+
+/* A map of @paths alone: nothing else for flushes. */
+static inline struct mpath_path_map *
+mpath_path_map_build(struct mpath_path * const *paths, unsigned int nr,
+		     struct mpath_path *preferred,
+		     const struct mpath_policy *policy, gfp_t gfp)
+{
+	return mpath_path_map_build_all(paths, nr, NULL, 0, preferred, policy,
+					gfp);
+}
 bool mpath_path_map_has_usable(const struct mpath_path_map *map);
 struct mpath_selector *mpath_selector_alloc(const struct mpath_policy *policy);
 void mpath_selector_free(struct mpath_selector *sel);
