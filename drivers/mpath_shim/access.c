@@ -408,10 +408,8 @@ bool mpath_alua_verdict(struct mpath_path *path)
  * error was its access state or a failure (MPATH_PATH_ALUA_CHECK), or its
  * port group is in transition: the target is moving the states itself, and
  * one error on the only optimized port would move the LU to the other
- * controller.  Nor while an active or non-optimized lunpath waits to join
- * the LUN's reservation key (its probe registers it): after the array's
- * own failover to a port that missed a REGISTER, an STPG undid it.  The
- * map published after the verdict, the transition or the join asks again.
+ * controller.  The map published after the verdict or the transition asks
+ * again.
  */
 static struct mpath_path *mpath_standby_path(struct mpath_lun *lun)
 {
@@ -426,9 +424,7 @@ static struct mpath_path *mpath_standby_path(struct mpath_lun *lun)
 		if (path->state == MPATH_PATH_ACTIVE && mpath_path_alua(path) &&
 		    (test_bit(MPATH_PATH_ALUA_CHECK, &path->flags) ||
 		     test_bit(MPATH_PATH_IO_ERR, &path->flags) ||
-		     state == SCSI_ACCESS_STATE_TRANSITIONING ||
-		     (test_bit(MPATH_PATH_PR_STALE, &path->flags) &&
-		      mpath_alua_rank(path->access_state) >= 0)))
+		     state == SCSI_ACCESS_STATE_TRANSITIONING))
 			return NULL;
 	}
 	list_for_each_entry(path, &lun->paths, lun_node) {

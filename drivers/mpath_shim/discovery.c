@@ -802,6 +802,7 @@ static struct class_interface mpath_interface = {
 
 int mpath_discovery_init(void)
 {
+	struct mpath_lun *lun;
 	int ret;
 
 	mutex_lock(&mpath_claim_lock);
@@ -812,8 +813,23 @@ int mpath_discovery_init(void)
 		mutex_lock(&mpath_claim_lock);
 		mpath_discovery_on = false;
 		mutex_unlock(&mpath_claim_lock);
+		return ret;
 	}
-	return ret;
+	/*
+	 * Every SCSI device there was seen (the registration ran add_dev for
+	 * each): a LUN's disk may be offered now, once its lunpaths have
+	 * tried their opens (attaches queued before this offer, on the same
+	 * ordered queue).
+	 */
+	mpath_lock();
+	mpath_shim.scanned = true;
+	list_for_each_entry(lun, &mpath_shim.luns, node) {
+		kobject_get(&lun->kobj);
+		if (!queue_work(mpath_wq, &lun->offer_work))
+			kobject_put(&lun->kobj);
+	}
+	mpath_unlock();
+	return 0;
 }
 
 void mpath_discovery_exit(void)

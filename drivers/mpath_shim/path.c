@@ -386,7 +386,16 @@ static void mpath_lun_offer_disk(struct mpath_lun *lun)
 			    "mpath_shim: mpath%d is not offered while this path's disk is in use (mounted, or held by another driver); it is once the disk is let go\n",
 			    lun->name->index);
 	}
-	if (lun->state == MPATH_LUN_DYING || lun->releasing)
+	/*
+	 * Nor while the LUN fails I/O for want of a path (expired): the
+	 * partition table would not be read, nor read again once a path is
+	 * back (the probe tick's offer waits for one).  Nor at load before
+	 * every SCSI device there has been seen: a lunpath in use may not
+	 * exist yet when the first one attaches (mpath_discovery_init()
+	 * offers every LUN after the scan).
+	 */
+	if (lun->state == MPATH_LUN_DYING || lun->state == MPATH_LUN_EXPIRED ||
+	    lun->releasing || !mpath_shim.scanned)
 		capacity = 0;
 	mpath_unlock();
 	if (busy || untried || !capacity)
@@ -408,11 +417,8 @@ static void mpath_lun_offer_disk(struct mpath_lun *lun)
 }
 
 /*
- * The probe tick's offer of a LUN without its disk; on mpath_wq.  Only
- * while a lunpath carries I/O: a disk added without one (every other
- * lunpath failed or disabled, the LUN expired) reads no partition table,
- * and none was read once a path came back.  The tick after one does offers
- * it.
+ * The probe tick's offer of a LUN without its disk, and the one after the
+ * scan at load; on mpath_wq.
  */
 void mpath_lun_offer_work(struct work_struct *work)
 {
@@ -420,8 +426,7 @@ void mpath_lun_offer_work(struct work_struct *work)
 					     offer_work);
 	unsigned int noio = memalloc_noio_save();
 
-	if (mpath_lun_has_path(lun))
-		mpath_lun_offer_disk(lun);
+	mpath_lun_offer_disk(lun);
 	memalloc_noio_restore(noio);
 	kobject_put(&lun->kobj);
 }
@@ -1239,8 +1244,7 @@ static void mpath_lun_probe(struct mpath_lun *lun)
 	}
 
 	/* After the attaches queued above: whether one is in use is known. */
-	if (!lun->disk_added && !lun->disk_add_failed &&
-	    mpath_lun_has_path(lun)) {
+	if (!lun->disk_added && !lun->disk_add_failed) {
 		kobject_get(&lun->kobj);
 		if (!queue_work(mpath_wq, &lun->offer_work))
 			kobject_put(&lun->kobj);

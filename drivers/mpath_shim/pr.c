@@ -157,6 +157,22 @@ static bool mpath_pr_port_refused(struct mpath_path *path, int ret)
 }
 
 /*
+ * Does @c go on to another lunpath after @path refused it with @ret?  Where
+ * its port refused it (mpath_pr_port_refused()).  Where sd retries UNIT
+ * ATTENTIONs itself (6.9 on), its 2 is also a timeout, after which the LU
+ * may have carried the command out: only a RESERVE, which goes on past a
+ * conflict anyway, is sent again; a PREEMPT or CLEAR sent twice would meet
+ * a conflict the second time.
+ */
+static bool mpath_pr_refused_next(const struct mpath_pr_cmd *c,
+				  struct mpath_path *path, int ret)
+{
+	if (MPATH_SD_PR_RETRIES_UA && !c->conflict_next)
+		return false;
+	return mpath_pr_port_refused(path, ret);
+}
+
+/*
  * @c through one usable lunpath, again on another after a path error; with
  * @lun's pr_lock held if @locked (it is let go while waiting for a path).
  * With @c->conflict_next, a RESERVATION CONFLICT too is sent on to the next
@@ -181,7 +197,7 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 			continue;
 		}
 		if (!mpath_pr_result_path_error(ret) &&
-		    !mpath_pr_port_refused(path, ret)) {
+		    !mpath_pr_refused_next(c, path, ret)) {
 			percpu_ref_put(&path->ref);
 			return ret;
 		}

@@ -133,7 +133,8 @@ void mpath_watchdog_work(struct work_struct *work)
 
 	rcu_read_lock();
 	map = rcu_dereference(lun->map);
-	for (i = 0; map && i < map->nr; i++) {
+	/* The map's lunpaths and those it carries for flushes only. */
+	for (i = 0; map && i < map->nr + map->nr_wc; i++) {
 		path = map->paths[i];
 		age = mpath_path_overdue(path, now, &limit);
 		if (!mpath_path_inflight(path))

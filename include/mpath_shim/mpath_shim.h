@@ -661,6 +661,8 @@ struct mpath_shim {
 	struct kset		*luns_kset;
 	struct kset		*hbas_kset;
 	struct mpath_names	names;	/* under lock */
+	/* under lock: every SCSI device there at load was seen */
+	bool			scanned;
 };
 
 extern struct mpath_shim mpath_shim;
