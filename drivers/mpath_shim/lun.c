@@ -242,50 +242,102 @@ unsigned int mpath_path_resolve_depth(struct mpath_path *path)
 }
 
 /*
+ * Set @sdev's queue depth to @depth, as a write to its queue_depth in sysfs
+ * does, and @max as the depth the midlayer ramps up to (track_queue_depth
+ * hosts: a good completion adds one while queue_depth is below
+ * max_queue_depth, scsi_handle_queue_ramp_up()).  A lowered ceiling is
+ * written first, a raised one last: queue_depth is never below it in
+ * between, where a completion would ramp it past @depth.  A device that
+ * took less than asked, or refused (ata_change_queue_depth() answers
+ * -EINVAL to no change), ramps up to what it took and no more.  Without the
+ * driver's change_queue_depth, sysfs refuses the change and so do we.
+ * Returns the depth the device has.
+ */
+static int mpath_sdev_set_depth(struct scsi_device *sdev, int depth, int max)
+{
+	const struct scsi_host_template *sht = sdev->host->hostt;
+	int took;
+
+	if (!sht->change_queue_depth)
+		return sdev->queue_depth;
+	if (max < sdev->max_queue_depth)
+		WRITE_ONCE(sdev->max_queue_depth, max);
+	if (sdev->queue_depth != depth)
+		sht->change_queue_depth(sdev, depth);
+	took = READ_ONCE(sdev->queue_depth);
+	if (took < depth)
+		max = min(max, took);
+	WRITE_ONCE(sdev->max_queue_depth, max);
+	return took;
+}
+
+/*
  * Give @path its effective max_q_depth: its tags and its SCSI device's queue
- * depth both become that value, or what the device accepted if it capped it.
+ * depth both become that value, or what the device took if less.  With no
+ * value set for it (source "device") the device's depth is left as it is,
+ * however it was set (sysfs, a udev rule, QUEUE FULL tracking), and the
+ * tags follow it; the depth the shim changed is given back first.
  */
 void mpath_path_apply_depth(struct mpath_path *path)
 {
-	const struct scsi_host_template *sht = path->sdev->host->hostt;
-	unsigned int depth;
-	int ret;
+	struct scsi_device *sdev = path->sdev;
+	unsigned int depth, old = path->depth;
+	int took;
 
 	lockdep_assert_held(&mpath_shim.lock);
 
-	depth = mpath_path_resolve_depth(path);
-	if (path->sdev->queue_depth != depth) {
-		/* As a write to the device's queue_depth in sysfs does. */
-		if (sht->change_queue_depth)
-			ret = sht->change_queue_depth(path->sdev, depth);
-		else
-			ret = scsi_change_queue_depth(path->sdev, depth);
-		if (ret > 0 && ret < depth)
-			depth = ret;
+	if (!path->depth_set) {
+		path->device_depth = READ_ONCE(sdev->queue_depth);
+		path->device_max_depth = READ_ONCE(sdev->max_queue_depth);
 	}
-	/* No ramping up past it (track_queue_depth hosts). */
-	path->sdev->max_queue_depth = path->sdev->queue_depth;
+	depth = mpath_path_resolve_depth(path);
+	if (path->depth_source == MPATH_QD_DEVICE) {
+		mpath_path_restore_depth(path);
+	} else {
+		/* No ramping up past it. */
+		took = mpath_sdev_set_depth(sdev, depth, depth);
+		if (took > 0 && took < depth)
+			depth = took;
+		path->depth_set = true;
+	}
 	/* I/O in flight above a lowered depth drains; none is sent meanwhile. */
 	WRITE_ONCE(path->depth, depth);
+	/* Bios waiting in the host queue may go now, not at a completion. */
+	if (depth > old)
+		mpath_kick_requeue(path->lun);
 }
 
-/* @path is let go and its device stays: give it its own depth back. */
+/* The probe tick: a lunpath on its device's own depth follows a change. */
+void mpath_path_follow_depth(struct mpath_path *path)
+{
+	unsigned int depth;
+
+	lockdep_assert_held(&mpath_shim.lock);
+
+	if (path->depth_set || path->state == MPATH_PATH_REMOVED)
+		return;
+	depth = clamp(READ_ONCE(path->sdev->queue_depth), 1, path->depth_cap);
+	if (depth != path->depth)
+		mpath_path_apply_depth(path);
+}
+
+/*
+ * @path is let go and its device stays, or goes back to its own depth:
+ * give it the depth it had before the shim changed it.  Under
+ * mpath_shim.lock, or once @path is off every list.
+ */
 void mpath_path_restore_depth(struct mpath_path *path)
 {
-	const struct scsi_host_template *sht = path->sdev->host->hostt;
 	struct scsi_device *sdev = path->sdev;
 
+	if (!path->depth_set)
+		return;
+	path->depth_set = false;
 	/* Not to a device on its way out. */
 	if (READ_ONCE(sdev->sdev_state) == SDEV_CANCEL ||
 	    READ_ONCE(sdev->sdev_state) == SDEV_DEL)
 		return;
-	if (sdev->queue_depth != path->device_depth) {
-		if (sht->change_queue_depth)
-			sht->change_queue_depth(sdev, path->device_depth);
-		else
-			scsi_change_queue_depth(sdev, path->device_depth);
-	}
-	sdev->max_queue_depth = path->device_max_depth;
+	mpath_sdev_set_depth(sdev, path->device_depth, path->device_max_depth);
 }
 
 /* Call @fn on every lunpath of every LUN (a module-wide setting changed). */

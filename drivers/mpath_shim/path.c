@@ -1211,7 +1211,7 @@ void mpath_path_probe_work(struct work_struct *work)
 /*
  * Every mpath_path_probe_interval seconds: attach lunpaths whose disk is
  * not open yet, end the hold-off of held ones, probe failed ones, and
- * follow a capacity change.
+ * follow a capacity change and a device's own queue depth.
  */
 static void mpath_lun_probe(struct mpath_lun *lun)
 {
@@ -1225,6 +1225,7 @@ static void mpath_lun_probe(struct mpath_lun *lun)
 		return;
 	}
 	list_for_each_entry(path, &lun->paths, lun_node) {
+		mpath_path_follow_depth(path);
 		switch (path->state) {
 		case MPATH_PATH_NEW:
 			queue_work(mpath_wq, &path->attach_work);

@@ -495,13 +495,18 @@ struct mpath_lun {
  * @depth:	the effective max_q_depth; written under mpath_shim.lock,
  *		read per I/O
  * @depth_cap:	the largest allowed: the host's can_queue, at most 4096
- * @device_depth: the device's queue depth when the path was found
+ * @device_depth: the device's own queue depth: as it is while
+ *		@depth_set is false, as it was before the shim changed it while
+ *		true (given back then)
  * @device_max_depth: and its max_queue_depth, given back with it
+ * @depth_set:	the shim set the device's queue depth (a max_q_depth from
+ *		the path, LUN, a rule or the module); under mpath_shim.lock
  * @depth_source: where @depth comes from
  * @vendor:	INQUIRY vendor, for max_q_depth rules
  * @model:	INQUIRY product
  * @max_outstanding: most I/Os seen in flight at once
- * @busy_since:	when @inflight last went from 0 to 1
+ * @busy_since:	when @inflight last went from 0 to 1; 0 while the period is
+ *		not counted (begun with stats off, or stats went off)
  * @flap_start:	jiffies when the current flap window began
  * @flaps:	failures in that window
  * @held_until:	jiffies until which a HELD path is not probed
@@ -579,6 +584,7 @@ struct mpath_path {
 	unsigned int		depth_cap;
 	unsigned int		device_depth;
 	unsigned int		device_max_depth;
+	bool			depth_set;
 	enum mpath_qd_source	depth_source;
 	char			vendor[9];
 	char			model[17];
@@ -911,6 +917,7 @@ void mpath_apply_to_paths(void (*fn)(struct mpath_path *path));
 unsigned int mpath_path_resolve_depth(struct mpath_path *path);
 void mpath_path_apply_depth(struct mpath_path *path);
 void mpath_path_restore_depth(struct mpath_path *path);
+void mpath_path_follow_depth(struct mpath_path *path);
 int mpath_set_qd_rules(const char *buf);
 ssize_t mpath_show_qd_rules(char *buf);
 bool mpath_path_serves_io(const struct mpath_path *path);
