@@ -322,18 +322,34 @@ MODULE_PARM_DESC(bindings,
  * counter code at all (a patched jump, not a load and a test per I/O).
  */
 DEFINE_STATIC_KEY_TRUE(mpath_stats_key);
+
+/* Stats went off: a busy period under way is not counted on (0). */
+static void mpath_path_stop_busy(struct mpath_path *path)
+{
+	WRITE_ONCE(path->busy_since, 0);
+}
+
 static int mpath_stats_set(const char *val, const struct kernel_param *kp)
 {
+	int when, ret;
 	bool on;
-	int ret;
 
+	when = mpath_params_when();
+	if (when < 0)
+		return when;
 	ret = mpath_parse_bool(val, &on);
 	if (ret)
 		return ret;
-	if (on)
+	if (on) {
 		static_branch_enable(&mpath_stats_key);
-	else
-		static_branch_disable(&mpath_stats_key);
+		return 0;
+	}
+	static_branch_disable(&mpath_stats_key);
+	if (!when) {
+		mpath_lock();
+		mpath_apply_to_paths(mpath_path_stop_busy);
+		mpath_unlock();
+	}
 	return 0;
 }
 
