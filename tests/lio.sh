@@ -7,10 +7,12 @@ LIO=/sys/kernel/config/target
 IQN=iqn.2026-11.org.example:tgt
 INIT=iqn.2026-11.org.example:host
 
-# lio_setup N_LUS N_PORTALS [MB]: N_LUS file LUs (lu0..), each portal t
-# (127.0.0.t) exports lu0 as its LUN 0; the initiator logs in to all.
+# lio_setup N_LUS N_PORTALS [MB [SIZES]]: N_LUS file LUs (lu0..) of MB MiB
+# each, or of the sizes in the list SIZES ("16 32": lu1 32 MiB), each portal
+# t (127.0.0.t) exports lu0 as its LUN 0; the initiator logs in to all.
 lio_setup() {
 	local nlu=$1 nport=$2 mb=${3:-16} n t D T
+	local -a sizes=(${4:-})
 	command -v iscsiadm >/dev/null && command -v iscsid >/dev/null ||
 		skip "open-iscsi not installed"
 	modprobe -a target_core_mod target_core_file iscsi_target_mod iscsi_tcp 2>/dev/null ||
@@ -18,6 +20,7 @@ lio_setup() {
 	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 	mkdir -p /tmp/lio-db/pr && echo /tmp/lio-db > $LIO/dbroot
 	for n in $(seq 0 $((nlu - 1))); do
+		mb=${sizes[n]:-${3:-16}}
 		D=$LIO/core/fileio_0/lu$n
 		rm -f /tmp/lu$n
 		truncate -s ${mb}M /tmp/lu$n

@@ -12,6 +12,7 @@
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <scsi/scsi.h>
@@ -103,6 +104,8 @@ static void mpath_watch_bus(struct scsi_device *sdev)
  * @product:	INQUIRY product
  * @tpgs:	it reports TPGS
  * @claimed:	it is a lunpath
+ * @rescan:	it reaches another LU now and is rescanned before it may
+ *		join that LU (mpath_rehome())
  * @verdict:	the last verdict on its LU; -1 before the first
  *
  * All fields under mpath_claim_lock.
@@ -116,6 +119,7 @@ struct mpath_cand {
 	char			product[17];
 	bool			tpgs;
 	bool			claimed;
+	bool			rescan;
 	int			verdict;
 };
 
@@ -318,7 +322,7 @@ static void mpath_claim_eval(const char *wwid)
 	claim = mpath_claim_yes(verdict) ||
 		(claimed && verdict != MPATH_CLAIM_RELEASED);
 	list_for_each_entry(c, &mpath_cands, node) {
-		if (strcmp(c->wwid, wwid) || c->claimed)
+		if (strcmp(c->wwid, wwid) || c->claimed || c->rescan)
 			continue;
 		if (!claim) {
 			if (c->verdict != verdict)
@@ -487,12 +491,12 @@ static void mpath_remove_dev(struct device *dev)
 }
 
 static void mpath_rehome(struct work_struct *work);
-static DECLARE_WORK(mpath_rehome_work, mpath_rehome);
+static DECLARE_DELAYED_WORK(mpath_rehome_work, mpath_rehome);
 
 /* A lunpath reaches another LU now (WRONG_LU): mpath_rehome() moves it. */
 void mpath_discovery_remapped(void)
 {
-	queue_work(system_long_wq, &mpath_rehome_work);
+	mod_delayed_work(system_long_wq, &mpath_rehome_work, 0);
 }
 
 /*
@@ -505,28 +509,86 @@ void mpath_discovery_remapped(void)
  * is asked of a device here, under mpath_claim_lock, which every SCSI
  * device add and removal takes.  A device that reported no designator
  * stays out of service.
+ *
+ * sd still has the old LU's capacity and block size (it reads them at a
+ * rescan, not at an open): the device is rescanned, out of
+ * mpath_claim_lock, as "echo 1 > .../device/rescan" does, before it may
+ * join; until then claim evaluations pass it over.  A rescan that cannot
+ * run (the device not running: a session in recovery) is tried again
+ * every path_probe_interval seconds.  A device going away meanwhile is not
+ * rescanned: its reference pins the LLD's module too (scsi_device_get()),
+ * put outside the lock.  Held I/O of the new LU may wait for the join: no
+ * I/O to reclaim with (sd's revalidation allocates).
  */
+struct mpath_moved {
+	struct list_head	node;
+	struct scsi_device	*sdev;
+	bool			rescanned;
+};
+
 static void mpath_rehome(struct work_struct *work)
 {
+	unsigned int noio = memalloc_noio_save();
+	struct mpath_moved *m, *next;
 	char wwid[MPATH_WWID_LEN];
 	struct mpath_cand *c;
+	bool again = false;
+	LIST_HEAD(moved);
 
 	mutex_lock(&mpath_claim_lock);
 	list_for_each_entry(c, &mpath_cands, node) {
-		if (!c->claimed || !mpath_path_remapped(c->sdev, wwid) ||
-		    !*wwid)
+		if (c->claimed && mpath_path_remapped(c->sdev, wwid) && *wwid) {
+			mpath_path_remove(c->sdev);
+			sdev_printk(KERN_INFO, c->sdev,
+				    "mpath_shim: a path of LU %s now (was %s)\n",
+				    wwid, c->wwid);
+			strscpy(c->wwid, wwid, sizeof(c->wwid));
+			c->claimed = false;
+			c->verdict = -1;
+			c->rescan = true;
+		}
+		if (!c->rescan)
 			continue;
-		mpath_path_remove(c->sdev);
-		sdev_printk(KERN_INFO, c->sdev,
-			    "mpath_shim: a path of LU %s now (was %s)\n", wwid,
-			    c->wwid);
-		strscpy(c->wwid, wwid, sizeof(c->wwid));
-		c->claimed = false;
-		c->verdict = -1;
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (m && !scsi_device_get(c->sdev)) {
+			m->sdev = c->sdev;
+			list_add_tail(&m->node, &moved);
+			continue;
+		}
+		/* No memory, or the device is going: as it was, unrescanned. */
+		kfree(m);
+		c->rescan = false;
 		/* Never takes a candidate off the list. */
 		mpath_claim_eval(c->wwid);
 	}
 	mutex_unlock(&mpath_claim_lock);
+
+	list_for_each_entry(m, &moved, node)
+		m->rescanned = !scsi_rescan_device(m->sdev);
+
+	mutex_lock(&mpath_claim_lock);
+	list_for_each_entry(m, &moved, node) {
+		/* Gone meanwhile: mpath_remove_dev() took it off the list. */
+		c = mpath_cand_of(m->sdev);
+		if (!c || !c->rescan)
+			continue;
+		if (!m->rescanned) {
+			again = true;
+			continue;
+		}
+		c->rescan = false;
+		mpath_claim_eval(c->wwid);
+	}
+	if (again)
+		mod_delayed_work(system_long_wq, &mpath_rehome_work,
+				 READ_ONCE(mpath_path_probe_interval) * HZ);
+	mutex_unlock(&mpath_claim_lock);
+
+	list_for_each_entry_safe(m, next, &moved, node) {
+		scsi_device_put(m->sdev);
+		kfree(m);
+	}
+	memalloc_noio_restore(noio);
 }
 
 /* /sys/kernel/mpath_shim/claim: multipath the LU of one disk. */
@@ -838,7 +900,7 @@ void mpath_discovery_exit(void)
 
 	scsi_unregister_interface(&mpath_interface);
 	/* No lunpath is left to queue it, no unidentified disk to re-arm it. */
-	cancel_work_sync(&mpath_rehome_work);
+	cancel_delayed_work_sync(&mpath_rehome_work);
 	cancel_delayed_work_sync(&mpath_ident_work);
 	mutex_lock(&mpath_claim_lock);
 	mpath_discovery_on = false;
