@@ -292,15 +292,18 @@ bool mpath_path_remapped(struct scsi_device *sdev, char *lu)
  * stays empty and the lunpath unattached after the port comes back.  Once
  * the port answers TEST UNIT READY, sd is asked to read it again: once,
  * and again only after the port was seen not ready, the rescan could not
- * run, or the lunpath attached.  On system_long_wq: the commands may take
- * long (mpath_wq is ordered), and the rescan waits for the device lock,
- * which sd's unbind holds while it waits for the attach work.  The work
- * holds a reference on the lunpath; its removal cancels it or waits for it.
+ * run, or the lunpath attached.  On mpath_health_wq, not the ordered
+ * mpath_wq: the commands may take long, and the rescan waits for the device
+ * lock, which sd's unbind holds while it waits for the attach work.  Held
+ * I/O may wait for the attach it leads to: a reclaiming queue, and no I/O
+ * to reclaim with (sd's revalidation allocates).  The work holds a
+ * reference on the lunpath; its removal cancels it or waits for it.
  */
 static void mpath_path_rescan_work(struct work_struct *work)
 {
 	struct mpath_path *path = container_of(work, struct mpath_path,
 					       rescan_work);
+	unsigned int noio = memalloc_noio_save();
 	struct scsi_sense_hdr sshdr;
 
 	if (scsi_test_unit_ready(path->sdev, 10 * HZ, 3, &sshdr)) {
@@ -321,6 +324,7 @@ static void mpath_path_rescan_work(struct work_struct *work)
 		queue_work(mpath_wq, &path->attach_work);
 	mpath_unlock();
 out:
+	memalloc_noio_restore(noio);
 	kobject_put(&path->kobj);
 }
 
@@ -339,7 +343,7 @@ static void mpath_path_free_work(struct work_struct *work)
 static void mpath_path_queue_rescan(struct mpath_path *path)
 {
 	kobject_get(&path->kobj);
-	if (!queue_work(system_long_wq, &path->rescan_work))
+	if (!queue_work(mpath_health_wq, &path->rescan_work))
 		kobject_put(&path->kobj);
 }
 
@@ -1244,8 +1248,14 @@ static void mpath_lun_probe(struct mpath_lun *lun)
 		}
 	}
 
-	/* After the attaches queued above: whether one is in use is known. */
-	if (!lun->disk_added && !lun->disk_add_failed) {
+	/*
+	 * After the attaches queued above: whether one is in use is known.
+	 * Only while a lunpath carries I/O: the partition scan of a disk
+	 * added without one waits in the host queue, holding the disk's
+	 * open_mutex, and fails if the LUN expires; it is not read again.
+	 */
+	if (!lun->disk_added && !lun->disk_add_failed &&
+	    mpath_lun_has_path(lun)) {
 		kobject_get(&lun->kobj);
 		if (!queue_work(mpath_wq, &lun->offer_work))
 			kobject_put(&lun->kobj);
