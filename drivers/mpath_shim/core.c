@@ -215,12 +215,15 @@ static int mpath_max_q_depth_set(const char *val, const struct kernel_param *kp)
 	ret = mpath_params_when();
 	if (ret < 0)
 		return ret;
-	WRITE_ONCE(mpath_max_q_depth, n);
-	if (!ret) {
-		mpath_lock();
-		mpath_apply_to_paths(mpath_path_apply_depth);
-		mpath_unlock();
+	if (ret) {
+		WRITE_ONCE(mpath_max_q_depth, n);
+		return 0;
 	}
+	/* With the paths': a probe tick between would apply it alone. */
+	mpath_lock();
+	WRITE_ONCE(mpath_max_q_depth, n);
+	mpath_apply_to_paths(mpath_path_apply_depth);
+	mpath_unlock();
 	return 0;
 }
 

@@ -236,7 +236,8 @@ static void mpath_path_put_tag(struct mpath_path *path, struct mpath_io *io,
 {
 	u64 since;
 
-	if (!mpath_inflight_end(&path->inflight, io->gen) && now) {
+	if (!mpath_inflight_end(&path->inflight, io->gen) && now &&
+	    mpath_stats_on()) {
 		since = READ_ONCE(path->busy_since);
 		if (since && now > since)
 			this_cpu_add(path->stats->busy_ns, now - since);

@@ -641,7 +641,8 @@ static u64 mpath_path_busy_ns(struct mpath_path *path, u64 busy_ns, u64 now)
 	u64 since = READ_ONCE(path->busy_since);
 
 	/* 0: a busy period begun with stats off is not counted. */
-	if (mpath_path_inflight(path) && since && now > since)
+	if (mpath_stats_on() && mpath_path_inflight(path) && since &&
+	    now > since)
 		busy_ns += now - since;
 	return busy_ns;
 }
