@@ -48,11 +48,13 @@
  * object.  A lunpath's life is one state machine (path.c, pathstate.c):
  * its percpu_ref lives as long as the path, dead while it has no disk,
  * revived when the attach publishes the disk and killed by the move into
- * DETACHING or REMOVED; every I/O and every probe holds it, and the disk is
- * handed to the LUN's holder work to close only once it has drained.  A LUN
- * outlives its last lunpath by no_path_timeout seconds (its disk keeps
- * holding I/O), then its disk is deleted (openers get errors, as with NVMe)
- * and the LUN is freed.
+ * DETACHING, WRONG_LU or REMOVED; every I/O and every probe holds it, and
+ * the disk is handed to the LUN's holder work to close only once it has
+ * drained.  A LUN that loses its last usable lunpath holds I/O for
+ * no_path_timeout seconds, then fails it (expired); once its last lunpath
+ * has left too, its disk is deleted (openers get errors, as with NVMe) and
+ * the LUN is freed.  A LUN whose disk was never offered goes with its
+ * last lunpath.
  *
  * Locking
  * -------
@@ -326,7 +328,11 @@ MODULE_PARM_DESC(bindings,
  */
 DEFINE_STATIC_KEY_TRUE(mpath_stats_key);
 
-/* Stats went off: a busy period under way is not counted on (0). */
+/*
+ * Stats go off: a busy period under way is not counted on (0); or on: one
+ * begun while they were off is not counted, nor one a submitter that saw
+ * them on began as they went off.
+ */
 static void mpath_path_stop_busy(struct mpath_path *path)
 {
 	WRITE_ONCE(path->busy_since, 0);
@@ -343,16 +349,17 @@ static int mpath_stats_set(const char *val, const struct kernel_param *kp)
 	ret = mpath_parse_bool(val, &on);
 	if (ret)
 		return ret;
-	if (on) {
-		static_branch_enable(&mpath_stats_key);
+	if (on == mpath_stats_on())
 		return 0;
-	}
-	static_branch_disable(&mpath_stats_key);
+	if (!on)
+		static_branch_disable(&mpath_stats_key);
 	if (!when) {
 		mpath_lock();
 		mpath_apply_to_paths(mpath_path_stop_busy);
 		mpath_unlock();
 	}
+	if (on)
+		static_branch_enable(&mpath_stats_key);
 	return 0;
 }
 
