@@ -14,7 +14,8 @@
  *			the block layer refused them (-EINVAL): the queue
  *			keeps the limits it had
  *   fail_pr_answer	the answer of a REGISTER the LU carried out on one
- *			nexus, as if the transport lost it (a path error)
+ *			nexus, or of a PREEMPT, CLEAR or RESERVE it carried
+ *			out, as if the transport lost it (a path error)
  *
  * Without that option the points are constant false (mpath_shim.h).
  */

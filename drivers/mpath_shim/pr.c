@@ -99,6 +99,8 @@ struct mpath_pr_cmd {
 	bool	registers;	/* lunpaths it did not reach join later */
 	bool	every_port;	/* RELEASE: refusing ports too, go on past them */
 	bool	conflict_next;	/* RESERVE: past a conflict, to the next nexus */
+	bool	once;		/* not sent again after its answer was lost */
+	u64	gone_key;	/* with @once: carried out if no longer registered */
 	u64	undo_key;	/* set by mpath_pr_undo(): the nexuses' key before */
 	void	*data;
 };
@@ -172,6 +174,48 @@ static bool mpath_pr_refused_next(const struct mpath_pr_cmd *c,
 	return mpath_pr_port_refused(path, ret);
 }
 
+static int mpath_pr_keys_seen(struct scsi_device *sdev, u64 key, u64 tried,
+			      unsigned int *nkey, unsigned int *ntried);
+
+/*
+ * May @ret, a path error, have come after the LU carried the command out
+ * (a timeout, a disrupted transport)?  Not when it cannot have reached the
+ * LU (no connection, the host busy, the transport failing it fast; the
+ * device gone), as for SG_IO (mpath_sg_resend_ok()).
+ */
+static bool mpath_pr_answer_lost(int ret)
+{
+	return ret > 0 &&
+	       !mpath_sg_resend_ok(PERSISTENT_RESERVE_OUT, (ret >> 16) & 0xff);
+}
+
+/*
+ * @c's answer through a lunpath was lost after the LU may have carried it
+ * out.  It is not sent again: a second run answers otherwise than the first
+ * (a PREEMPT of a key already gone, a CLEAR from a nexus no longer
+ * registered, a RESERVE from a nexus other than the holder's: RESERVATION
+ * CONFLICT).  READ KEYS through another lunpath tells a PREEMPT or CLEAR
+ * carried out, its @gone_key no longer registered: 0.  Else @ret, as
+ * through one sd path.
+ */
+static int mpath_pr_lost_answer(struct mpath_lun *lun,
+				const struct mpath_pr_cmd *c,
+				struct mpath_tried *tried, bool locked, int ret)
+{
+	unsigned int nkey, unused;
+	struct mpath_path *path;
+	int err;
+
+	if (!c->gone_key)
+		return ret;
+	path = mpath_ioctl_path(lun, tried, locked ? &lun->pr_lock : NULL);
+	if (IS_ERR(path))
+		return ret;
+	err = mpath_pr_keys_seen(path->sdev, c->gone_key, 0, &nkey, &unused);
+	percpu_ref_put(&path->ref);
+	return !err && !nkey ? 0 : ret;
+}
+
 /*
  * @c through one usable lunpath, again on another after a path error; with
  * @lun's pr_lock held if @locked (it is let go while waiting for a path).
@@ -191,6 +235,14 @@ static int mpath_pr_one(struct mpath_lun *lun, const struct mpath_pr_cmd *c,
 		if (IS_ERR(path))
 			return conflict ?: tried.nr ? ret : PTR_ERR(path);
 		ret = mpath_pr_call(c->fn, path->bdev, c);
+		if (!ret && c->once && mpath_should_fail(MPATH_FAULT_PR_ANSWER))
+			ret = DID_TRANSPORT_DISRUPTED << 16;
+		if (c->once && mpath_pr_result_path_error(ret) &&
+		    mpath_pr_answer_lost(ret)) {
+			mpath_path_report_error(path);
+			percpu_ref_put(&path->ref);
+			return mpath_pr_lost_answer(lun, c, &tried, locked, ret);
+		}
 		if (c->conflict_next && mpath_pr_result_conflict(ret)) {
 			conflict = ret;
 			percpu_ref_put(&path->ref);
@@ -581,7 +633,7 @@ static int mpath_pr_reserve(struct block_device *bdev, u64 key,
 {
 	struct mpath_pr_cmd c = {
 		.fn = mpath_pr_do_reserve, .key = key, .type = type,
-		.flags = flags, .conflict_next = true,
+		.flags = flags, .conflict_next = true, .once = true,
 	};
 
 	return mpath_pr_one(bdev->bd_disk->private_data, &c, false);
@@ -810,7 +862,7 @@ static int mpath_pr_preempt(struct block_device *bdev, u64 old_key,
 	struct mpath_lun *lun = bdev->bd_disk->private_data;
 	struct mpath_pr_cmd c = {
 		.fn = mpath_pr_do_preempt, .key = old_key, .sa_key = new_key,
-		.type = type, .abort = abort,
+		.type = type, .abort = abort, .once = true, .gone_key = new_key,
 	};
 	int ret;
 
@@ -841,7 +893,10 @@ static int mpath_pr_do_clear(struct block_device *bdev,
 static int mpath_pr_clear(struct block_device *bdev, u64 key)
 {
 	struct mpath_lun *lun = bdev->bd_disk->private_data;
-	struct mpath_pr_cmd c = { .fn = mpath_pr_do_clear, .key = key };
+	struct mpath_pr_cmd c = {
+		.fn = mpath_pr_do_clear, .key = key, .once = true,
+		.gone_key = key,
+	};
 	int ret;
 
 	mutex_lock(&lun->pr_lock);
